@@ -1,0 +1,62 @@
+/**
+ * `npm start`: DynamoDB Local (persisted under .sandbox/), the table, one seeded merchant, and the API on localhost.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createMerchant, type MerchantKeys } from '../shared/admin/merchant-admin.ts';
+import { startDynamoLocal } from '../infra/sandbox/dynamodb-local.ts';
+import { startSandbox } from '../infra/sandbox/sandbox.ts';
+import { sandboxEnvironment } from '../infra/sandbox/environment.ts';
+
+async function main() {
+  const env = sandboxEnvironment();
+  mkdirSync(env.dataDir, { recursive: true });
+  const dynamo = await startDynamoLocal({ port: env.dynamoPort, dbPath: join(env.dataDir, 'dynamodb') });
+  const sandbox = await startSandbox({ dynamoEndpoint: dynamo.endpoint, tableName: env.tableName, port: env.port, host: env.host, logLevel: 'INFO' });
+
+  // The seeded merchant's keys are kept in a local file: only their hashes are in the table.
+  const seedFile = join(env.dataDir, 'merchant.json');
+  let seeded: { merchantId: string; keys: MerchantKeys };
+  if (existsSync(seedFile)) {
+    seeded = JSON.parse(readFileSync(seedFile, 'utf8')) as typeof seeded;
+  } else {
+    const { merchant, keys } = await createMerchant(sandbox.deps, { name: 'Sandbox merchant', now: new Date(sandbox.clock.now()) });
+    seeded = { merchantId: merchant.id, keys };
+    writeFileSync(seedFile, JSON.stringify(seeded, null, 2), { mode: 0o600 });
+  }
+
+  const api = sandbox.url.replace('127.0.0.1', 'localhost');
+  console.log(`
+svc sandbox is running.
+
+  API:       ${api}/v1
+  Checkout:  ${api}/checkout?session=<reference>
+  DynamoDB:  ${dynamo.endpoint} (table ${env.tableName}, data in ${env.dataDir}/)
+
+  Merchant ${seeded.merchantId}
+    secret key (test):     ${seeded.keys.secretTest}
+    publishable key (test): ${seeded.keys.publishableTest}
+    read-only key (test):  ${seeded.keys.restrictedTest}
+    secret key (live):     ${seeded.keys.secretLive}
+
+  Try it:
+    curl -s ${api}/v1/sessions -H "Authorization: Bearer ${seeded.keys.secretTest}" \\
+      -H "Content-Type: application/json" -d '{"amountMinor":1050,"currency":"VES","description":"Pedido 42"}'
+
+  Move the sandbox clock: curl -s -X POST ${api}/__sandbox/clock -H "Content-Type: application/json" -d '{"advanceSeconds":300}'
+  Stop with Ctrl+C.
+`);
+
+  const shutdown = async () => {
+    await sandbox.stop();
+    await dynamo.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

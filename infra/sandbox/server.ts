@@ -1,0 +1,127 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import type { OffsetClock } from '../../shared/clock.ts';
+import type { Deps } from '../../shared/deps.ts';
+import type { LambdaHandler } from '../../shared/http/api-handler.ts';
+import { errorBody, jsonResponse } from '../../shared/http/response.ts';
+import { routes, type RouteDefinition } from '../../shared/routes.ts';
+import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
+
+const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** API Gateway itself refuses bodies over 10 MB; the sandbox stops reading far earlier. */
+const MAX_READ_BYTES = 1024 * 1024;
+
+interface CompiledRoute {
+  id: string;
+  definition: RouteDefinition;
+  pattern: RegExp;
+  parameterNames: string[];
+  handler: LambdaHandler;
+}
+
+function compile(path: string): { pattern: RegExp; parameterNames: string[] } {
+  const parameterNames: string[] = [];
+  const source = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    parameterNames.push(name);
+    return '([^/]+)';
+  });
+  return { pattern: new RegExp(`^${source}$`), parameterNames };
+}
+
+/** Imports every handler of the route manifest and builds it over the sandbox's dependencies. */
+export async function loadRoutes(deps: Deps): Promise<CompiledRoute[]> {
+  return Promise.all(
+    Object.entries(routes).map(async ([id, definition]) => {
+      const module = (await import(pathToFileURL(resolve(PROJECT_ROOT, definition.entry)).href)) as { build(deps: Deps): LambdaHandler };
+      return { id, definition, ...compile(definition.path), handler: module.build(deps) };
+    }),
+  );
+}
+
+function send(res: ServerResponse, result: APIGatewayProxyResult): void {
+  res.writeHead(result.statusCode, result.headers as Record<string, string>);
+  res.end(result.body);
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_READ_BYTES) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export interface SandboxServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * The sandbox's HTTP front: routes /v1 requests to the same handlers as API Gateway would, with the same event
+ * shape, and adds the sandbox-only clock control.
+ */
+export async function startSandboxServer({ deps, clock, port = 0, host = '127.0.0.1' }: { deps: Deps; clock: OffsetClock; port?: number; host?: string }): Promise<SandboxServer> {
+  const compiled = await loadRoutes(deps);
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    const body = await readBody(req);
+    if (body === null) return send(res, jsonResponse(413, errorBody(413, 'payload_too_large', 'The request body is too large.')));
+
+    if (url.pathname === '/__sandbox/clock' && req.method === 'POST') {
+      return send(res, advanceClock(clock, body));
+    }
+
+    const onPath = compiled.map((r) => ({ r, m: r.pattern.exec(url.pathname) })).filter((x) => x.m);
+    const hit = onPath.find((x) => x.r.definition.method === req.method);
+    if (!hit) {
+      return send(
+        res,
+        onPath.length > 0
+          ? jsonResponse(405, errorBody(405, 'method_not_allowed', `${req.method} is not allowed on ${url.pathname}.`), { Allow: onPath.map((x) => x.r.definition.method).join(', ') })
+          : jsonResponse(404, errorBody(404, 'route_not_found', `No route for ${req.method} ${url.pathname}.`)),
+      );
+    }
+    const pathParameters = hit.r.parameterNames.length
+      ? Object.fromEntries(hit.r.parameterNames.map((name, i) => [name, decodeURIComponent(hit.m![i + 1]!)]))
+      : null;
+    const event = toApiGatewayEvent(req, url, body, { resource: hit.r.definition.path, pathParameters }, clock.now());
+    const result = await hit.r.handler(event, lambdaContext(hit.r.id, event.requestContext.requestId));
+    send(res, result);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      deps.logger.error('Sandbox request failed', { error: error as Error });
+      if (!res.headersSent) send(res, jsonResponse(500, errorBody(500, 'internal_error', 'An unexpected error occurred.')));
+    });
+  });
+  await new Promise<void>((r) => server.listen(port, host, r));
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${address.port}`,
+    server,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+function advanceClock(clock: OffsetClock, body: Buffer): APIGatewayProxyResult {
+  let seconds: unknown;
+  try {
+    seconds = (JSON.parse(body.toString('utf8') || '{}') as { advanceSeconds?: unknown }).advanceSeconds;
+  } catch {
+    return jsonResponse(400, errorBody(400, 'invalid_json', 'The request body is not valid JSON.'));
+  }
+  if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 0 || seconds > 366 * 86_400) {
+    return jsonResponse(400, errorBody(400, 'parameter_invalid', 'advanceSeconds must be a whole number of seconds from 0 to 31622400.', 'advanceSeconds'));
+  }
+  clock.advance(seconds * 1000);
+  return jsonResponse(200, { now: new Date(clock.now()).toISOString(), offsetSeconds: Math.round(clock.offset / 1000) });
+}

@@ -1,0 +1,68 @@
+/**
+ * Platform-team operations on merchants and keys, shared by the admin CLI and the sandbox's seeding.
+ * Works on whatever stores it is given: the sandbox's DynamoDB Local or a deployed table.
+ */
+import { defaultGateways, type Merchant } from '../domain/merchant.ts';
+import type { Mode } from '../domain/session-state.ts';
+import { randomToken } from '../ids.ts';
+import { hashApiKey, keyHint, type ApiKeyStore, type KeyKind } from '../store/api-key-store.ts';
+import type { MerchantStore } from '../store/merchant-store.ts';
+
+export const KEY_PREFIX: Record<KeyKind, string> = { secret: 'sk', restricted: 'rk', publishable: 'pk' };
+
+export interface MerchantKeys {
+  secretTest: string;
+  publishableTest: string;
+  restrictedTest: string;
+  secretLive: string;
+  publishableLive: string;
+  restrictedLive: string;
+}
+
+export interface AdminStores {
+  merchants: MerchantStore;
+  apiKeys: ApiKeyStore;
+}
+
+/** Issues a new key; its clear value is returned once and only its hash is stored. */
+export async function issueKey(stores: AdminStores, merchantId: string, kind: KeyKind, mode: Mode, now: Date): Promise<string> {
+  const key = `${KEY_PREFIX[kind]}_${mode}_${randomToken(32)}`;
+  await stores.apiKeys.create({
+    keyHash: hashApiKey(key),
+    merchantId,
+    mode,
+    kind,
+    status: 'active',
+    createdAt: now.toISOString(),
+    hint: keyHint(key),
+  });
+  return key;
+}
+
+/** A new merchant, provisioned, with test mode on for every gateway that has a test environment, and all six keys. */
+export async function createMerchant(
+  stores: AdminStores,
+  { name, now, provisioned = true }: { name: string; now: Date; provisioned?: boolean },
+): Promise<{ merchant: Merchant; keys: MerchantKeys }> {
+  const merchant: Merchant = {
+    id: `mer_${randomToken(16)}`,
+    name,
+    createdAt: now.toISOString(),
+    provisioned,
+    gateways: defaultGateways(),
+    testMode: { bank_direct: true },
+    credentialsLoaded: {},
+    rateLimits: {},
+  };
+  await stores.merchants.create(merchant);
+  const issue = (kind: KeyKind, mode: Mode) => issueKey(stores, merchant.id, kind, mode, now);
+  const keys: MerchantKeys = {
+    secretTest: await issue('secret', 'test'),
+    publishableTest: await issue('publishable', 'test'),
+    restrictedTest: await issue('restricted', 'test'),
+    secretLive: await issue('secret', 'live'),
+    publishableLive: await issue('publishable', 'live'),
+    restrictedLive: await issue('restricted', 'live'),
+  };
+  return { merchant, keys };
+}

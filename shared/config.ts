@@ -1,0 +1,31 @@
+/**
+ * Configuration read once at start-up. A missing variable fails the cold start loudly instead of
+ * failing requests later.
+ */
+export interface ServiceConfig {
+  tableName: string;
+  /** Base of checkoutUrl: {checkoutBaseUrl}/checkout?session=cs_... */
+  checkoutBaseUrl: string;
+  /** How long a resolved API key and its merchant are cached in memory. */
+  keyCacheTtlMs: number;
+  /** Largest JSON body accepted, in bytes. */
+  maxBodyBytes: number;
+}
+
+export const DEFAULT_KEY_CACHE_TTL_MS = 30_000;
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+export function requireEnv(name: string, env: NodeJS.ProcessEnv = process.env): string {
+  const value = env[name];
+  if (value === undefined || value === '') throw new Error(`Missing required environment variable ${name}`);
+  return value;
+}
+
+export function readServiceConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  return {
+    tableName: requireEnv('TABLE_NAME', env),
+    checkoutBaseUrl: requireEnv('CHECKOUT_BASE_URL', env),
+    keyCacheTtlMs: env.KEY_CACHE_SECONDS ? Number(env.KEY_CACHE_SECONDS) * 1000 : DEFAULT_KEY_CACHE_TTL_MS,
+    maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+  };
+}

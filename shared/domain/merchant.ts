@@ -1,0 +1,62 @@
+/**
+ * Merchant configuration and the mode rules that depend on it. Pure: no I/O.
+ */
+import type { Mode } from './session-state.ts';
+
+export const GATEWAYS = {
+  /** Bank with a direct API in VES; the only one with a test environment. */
+  bank_direct: { currency: 'VES', supportsTestMode: true, cvvOnlyStoredCards: true },
+  /** Bank in VES that confirms each charge with an OTP. */
+  bank_otp: { currency: 'VES', supportsTestMode: false, cvvOnlyStoredCards: true },
+  /** External card processor for USD: payments are created pending and can be cancelled until charged. */
+  card_processor: { currency: 'USD', supportsTestMode: false, cvvOnlyStoredCards: true },
+} as const;
+export type GatewayId = keyof typeof GATEWAYS;
+export const GATEWAY_IDS = Object.keys(GATEWAYS) as GatewayId[];
+
+export const CURRENCIES = ['VES', 'USD'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
+export const OPERATION_CLASSES = ['charge', 'sessions', 'reads'] as const;
+export type OperationClass = (typeof OPERATION_CLASSES)[number];
+export interface RateLimit {
+  perMinute: number;
+  perDay: number;
+}
+
+export interface Merchant {
+  id: string;
+  name: string;
+  createdAt: string;
+  /** Not provisioned: the platform team has not finished onboarding; sessions are refused with 409. */
+  provisioned: boolean;
+  /** Which gateway processes each currency. */
+  gateways: Record<Currency, GatewayId>;
+  /** Test mode is switched on per gateway, on request. */
+  testMode: Partial<Record<GatewayId, boolean>>;
+  /** Gateways whose live bank credentials are loaded (the ciphertext lives in a separate item). */
+  credentialsLoaded: Partial<Record<GatewayId, boolean>>;
+  /** Per-merchant overrides of the spec's default limits. */
+  rateLimits: Partial<Record<OperationClass, RateLimit>>;
+}
+
+export const defaultGateways = (): Record<Currency, GatewayId> => ({ VES: 'bank_direct', USD: 'card_processor' });
+
+/** Why a key of this mode may not open a session in this currency, or null when it may. */
+export function modeConflict(merchant: Merchant, mode: Mode, currency: Currency): { code: string; message: string } | null {
+  if (mode === 'live') return null;
+  const gateway = merchant.gateways[currency];
+  if (!GATEWAYS[gateway].supportsTestMode) {
+    return {
+      code: 'test_mode_unsupported',
+      message: `Test charges are not supported on the ${gateway} gateway that processes ${currency}. Use your live secret key (sk_live_...).`,
+    };
+  }
+  if (!merchant.testMode[gateway]) {
+    return {
+      code: 'test_mode_off',
+      message: 'Test mode is off for this merchant. Use your live secret key (sk_live_...) instead of the test key.',
+    };
+  }
+  return null;
+}

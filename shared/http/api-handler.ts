@@ -1,0 +1,79 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { depsFromEnvironment, type Deps } from '../deps.ts';
+import { routes, type RouteId } from '../routes.ts';
+import type { ApiRequest, ApiResult } from './api-types.ts';
+import { authenticate } from './middlewares/authenticate.ts';
+import { errorResponse } from './middlewares/error-response.ts';
+import { idempotency } from './middlewares/idempotency.ts';
+import { jsonBody } from './middlewares/json-body.ts';
+import { rateLimit } from './middlewares/rate-limit.ts';
+import { validateInput, type InputSchemas } from './middlewares/validate-input.ts';
+import { requestState } from './request-state.ts';
+import { jsonResponse } from './response.ts';
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+type HttpMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
+
+export interface ApiHandlerModule {
+  /** Builds the handler over the given dependencies (the sandbox's, a test's). */
+  build(deps: Deps): LambdaHandler;
+  /** The Lambda entry point: builds over the container's environment on first call. */
+  handler: LambdaHandler;
+}
+
+/**
+ * One /v1 operation. Its manifest entry decides authentication, rate class and idempotency; the schemas validate
+ * its input; `impl` holds only the operation's own logic. Middleware order: headers, errors, key, rate limit,
+ * body, validation, idempotency (so an invalid request never claims a key).
+ *
+ * @example
+ * export const { build, handler } = defineApiHandler('getSession', { params: SessionReferenceParamsSchema },
+ *   async (req, deps) => ({ statusCode: 200, body: await findSession(req, deps) }));
+ */
+export function defineApiHandler<S extends InputSchemas>(
+  routeId: RouteId,
+  schemas: S,
+  impl: (request: ApiRequest<Out<S['body']>, Out<S['query']>, Out<S['params']>>, deps: Deps) => Promise<ApiResult>,
+): ApiHandlerModule {
+  const route = routes[routeId];
+
+  const build = (deps: Deps): LambdaHandler => {
+    const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      .use(httpHeaderNormalizer() as HttpMiddleware)
+      .use(errorResponse(deps.logger) as HttpMiddleware)
+      .use(authenticate(deps.authenticator, route) as HttpMiddleware);
+    if (route.rateClass) chain.use(rateLimit(deps.rateLimits, deps.clock, route.rateClass) as HttpMiddleware);
+    if (schemas.body) for (const m of jsonBody(deps.config.maxBodyBytes)) chain.use(m as HttpMiddleware);
+    chain.use(validateInput(schemas) as HttpMiddleware);
+    if (route.idempotency !== 'none') chain.use(idempotency(deps.idempotency, deps.clock, route));
+
+    const handler = chain.handler(async (_event, context) => {
+      const state = requestState(context);
+      const result = await impl(
+        {
+          ...(state.input as { body: Out<S['body']>; query: Out<S['query']>; params: Out<S['params']> }),
+          auth: state.auth!,
+          now: deps.clock.now(),
+          requestId: context.awsRequestId,
+          idempotency: state.idempotency,
+        },
+        deps,
+      );
+      return jsonResponse(result.statusCode, result.body, result.headers);
+    });
+    return handler as unknown as LambdaHandler;
+  };
+
+  let lambda: LambdaHandler | undefined;
+  return {
+    build,
+    handler: (event, context) => {
+      lambda ??= build(depsFromEnvironment());
+      return lambda(event, context);
+    },
+  };
+}

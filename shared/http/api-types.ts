@@ -1,0 +1,27 @@
+import type { AuthContext } from '../auth/authenticator.ts';
+import type { StoredResponse } from '../store/idempotency-store.ts';
+import type { TransactItem } from '../store/session-store.ts';
+
+/** What a handler function receives: validated input, the caller, and the request's time. */
+export interface ApiRequest<B = unknown, Q = unknown, P = unknown> {
+  body: B;
+  query: Q;
+  params: P;
+  auth: AuthContext;
+  /** Milliseconds since the epoch, read once per request from the injected clock. */
+  now: number;
+  requestId: string;
+  /** Present when the caller sent an Idempotency-Key. */
+  idempotency?: IdempotencyContext;
+}
+
+export interface IdempotencyContext {
+  /** The write that stores this response; add it to the transaction that makes the request's change. */
+  commit(response: StoredResponse): TransactItem;
+}
+
+export interface ApiResult {
+  statusCode: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}

@@ -1,0 +1,33 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { reasonPhrase } from '../errors.ts';
+
+/** Headers on every API answer: JSON only, never cached, never framed or sniffed. */
+export const SECURITY_HEADERS: Record<string, string> = {
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer',
+  'Strict-Transport-Security': 'max-age=63072000; includeSubDomains; preload',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+};
+
+export function jsonResponse(statusCode: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult {
+  return {
+    statusCode,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', ...SECURITY_HEADERS, ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/** The one error shape of the API. */
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  code: string;
+  field?: string;
+}
+
+export function errorBody(statusCode: number, code: string, message: string, field?: string): ErrorBody {
+  return { statusCode, error: reasonPhrase[statusCode] ?? 'Error', message, code, ...(field ? { field } : {}) };
+}

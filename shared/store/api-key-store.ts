@@ -1,0 +1,114 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import type { Mode } from '../domain/session-state.ts';
+import { conditional, itemDoesNotExist, itemExists } from './conditions.ts';
+import { keys } from './keys.ts';
+import { tableDefinition } from './table-definition.ts';
+
+/** secret: sk_, full access. restricted: rk_, read-only. publishable: pk_, browser side. */
+export type KeyKind = 'secret' | 'restricted' | 'publishable';
+
+export interface ApiKeyRecord {
+  keyHash: string;
+  merchantId: string;
+  mode: Mode;
+  kind: KeyKind;
+  status: 'active' | 'revoked';
+  createdAt: string;
+  /** Prefix and last four characters, enough to recognise a key in a listing. */
+  hint: string;
+}
+
+const PREFIX_KIND: Record<string, KeyKind> = { sk: 'secret', rk: 'restricted', pk: 'publishable' };
+const KEY_PATTERN = /^(sk|rk|pk)_(test|live)_[0-9A-Za-z]{24,64}$/;
+
+/** Reads kind and mode from a key's prefix; null when it is not a key of ours at all. */
+export function parseApiKey(key: string): { kind: KeyKind; mode: Mode } | null {
+  const match = KEY_PATTERN.exec(key);
+  if (!match) return null;
+  return { kind: PREFIX_KIND[match[1]!]!, mode: match[2] as Mode };
+}
+
+/** Keys carry ~143 random bits, so a plain SHA-256 is a safe one-way lookup handle. */
+export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+
+export const keyHint = (key: string): string => `${key.slice(0, key.indexOf('_', 3) + 1)}...${key.slice(-4)}`;
+
+/** API keys: only their hashes are stored. */
+export interface ApiKeyStore {
+  get(keyHash: string): Promise<ApiKeyRecord | null>;
+  create(record: ApiKeyRecord): Promise<void>;
+  revoke(keyHash: string): Promise<ApiKeyRecord>;
+  listForMerchant(merchantId: string): Promise<ApiKeyRecord[]>;
+}
+
+const toRecord = (item: Record<string, unknown>): ApiKeyRecord => ({
+  keyHash: item.keyHash as string,
+  merchantId: item.merchantId as string,
+  mode: item.mode as Mode,
+  kind: item.kind as KeyKind,
+  status: item.status as ApiKeyRecord['status'],
+  createdAt: item.createdAt as string,
+  hint: item.hint as string,
+});
+
+export function createApiKeyStore(db: DynamoDBDocumentClient, tableName: string): ApiKeyStore {
+  return {
+    async get(keyHash) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.apiKey(keyHash) }));
+      return Item ? toRecord(Item) : null;
+    },
+    async create(record) {
+      await conditional(() =>
+        db.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: {
+              ...keys.apiKey(record.keyHash),
+              ...keys.merchantKeys(record.merchantId, record.createdAt, record.keyHash),
+              type: 'api_key',
+              ...record,
+            },
+            ConditionExpression: itemDoesNotExist,
+          }),
+        ),
+      );
+    },
+    async revoke(keyHash) {
+      const { Attributes } = await conditional(() =>
+        db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.apiKey(keyHash),
+            UpdateExpression: 'SET #status = :revoked',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':revoked': 'revoked' },
+            ConditionExpression: itemExists,
+            ReturnValues: 'ALL_NEW',
+          }),
+        ),
+      );
+      return toRecord(Attributes!);
+    },
+    async listForMerchant(merchantId) {
+      const partition = keys.merchantKeys(merchantId, '', '').gsi1pk;
+      const hashes: string[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: tableDefinition.gsi1.name,
+            KeyConditionExpression: 'gsi1pk = :p',
+            ExpressionAttributeValues: { ':p': partition },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const item of page.Items ?? []) hashes.push((item.pk as string).slice('APIKEY#'.length));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      const records = await Promise.all(hashes.map((h) => this.get(h)));
+      return records.filter((r): r is ApiKeyRecord => r !== null);
+    },
+  };
+}

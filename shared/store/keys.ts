@@ -1,0 +1,30 @@
+import type { Mode } from '../domain/session-state.ts';
+
+/**
+ * Every entity's keys, built in one place. Partition keys start with the entity kind so that items of different
+ * kinds never collide and a stream consumer can tell them apart from the key alone.
+ */
+export const keys = {
+  merchant: (merchantId: string) => ({ pk: `MERCHANT#${merchantId}`, sk: 'MERCHANT' }),
+  apiKey: (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
+  merchantKeys: (merchantId: string, createdAt: string, keyHash: string) => ({
+    gsi1pk: `MERCHANT#${merchantId}#KEYS`,
+    gsi1sk: `${createdAt}#${keyHash}`,
+  }),
+  session: (reference: string) => ({ pk: `SESSION#${reference}`, sk: 'SESSION' }),
+  merchantSessionsPartition: (merchantId: string, mode: Mode) => `MERCHANT#${merchantId}#${mode}#SESSIONS`,
+  merchantSessions: (merchantId: string, mode: Mode, createdAt: string, reference: string) => ({
+    gsi1pk: keys.merchantSessionsPartition(merchantId, mode),
+    gsi1sk: `${createdAt}#${reference}`,
+  }),
+  card: (svcToken: string) => ({ pk: `CARD#${svcToken}`, sk: 'CARD' }),
+  idempotency: (merchantId: string, mode: Mode, scope: string, idempotencyKey: string) => ({
+    pk: `IDEMPOTENCY#${merchantId}#${mode}#${scope}#${idempotencyKey}`,
+    sk: 'IDEMPOTENCY',
+  }),
+  rateWindow: (merchantId: string, operationClass: string, window: string) => ({
+    pk: `RATE#${merchantId}#${operationClass}#${window}`,
+    sk: 'RATE',
+  }),
+  event: (eventId: string) => ({ pk: `EVENT#${eventId}`, sk: 'EVENT' }),
+};

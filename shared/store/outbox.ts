@@ -1,0 +1,68 @@
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { EventEnvelope } from '../domain/events.ts';
+import { itemDoesNotExist } from './conditions.ts';
+import { keys } from './keys.ts';
+import { tableDefinition } from './table-definition.ts';
+
+/** Outbox records are kept 30 days: long enough to redeliver, short enough not to grow forever. */
+export const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
+
+export interface StoredEvent {
+  merchantId: string;
+  envelope: EventEnvelope;
+}
+
+/**
+ * The Put that records an event; callers add it to the transaction that makes the change it announces,
+ * so an event exists if and only if its change happened.
+ */
+export function outboxPut(tableName: string, merchantId: string, envelope: EventEnvelope) {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: {
+        ...keys.event(envelope.id),
+        gsi1pk: `MERCHANT#${merchantId}#${envelope.env}#EVENTS`,
+        gsi1sk: `${envelope.createdAt}#${envelope.id}`,
+        type: 'event',
+        merchantId,
+        envelope,
+        ttl: Math.floor(Date.parse(envelope.createdAt) / 1000) + EVENT_RETENTION_SECONDS,
+      },
+      ConditionExpression: itemDoesNotExist,
+    },
+  };
+}
+
+export interface OutboxReader {
+  get(eventId: string): Promise<StoredEvent | null>;
+  /** Newest first. */
+  listForMerchant(merchantId: string, mode: 'test' | 'live', limit?: number): Promise<StoredEvent[]>;
+}
+
+export function createOutboxReader(db: DynamoDBDocumentClient, tableName: string): OutboxReader {
+  const toStored = (item: Record<string, unknown>): StoredEvent => ({
+    merchantId: item.merchantId as string,
+    envelope: item.envelope as EventEnvelope,
+  });
+  return {
+    async get(eventId) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.event(eventId) }));
+      return Item ? toStored(Item) : null;
+    },
+    async listForMerchant(merchantId, mode, limit = 100) {
+      const { Items = [] } = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: tableDefinition.gsi1.name,
+          KeyConditionExpression: 'gsi1pk = :p',
+          ExpressionAttributeValues: { ':p': `MERCHANT#${merchantId}#${mode}#EVENTS` },
+          ScanIndexForward: false,
+          Limit: limit,
+        }),
+      );
+      const full = await Promise.all(Items.map((i) => this.get((i.pk as string).slice('EVENT#'.length))));
+      return full.filter((e): e is StoredEvent => e !== null);
+    },
+  };
+}

@@ -1,0 +1,143 @@
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { EventEnvelope } from '../domain/events.ts';
+import type { Session } from '../domain/session.ts';
+import { effectiveState, type ClosedReason, type Mode, type SessionStatus } from '../domain/session-state.ts';
+import { conditional, itemDoesNotExist } from './conditions.ts';
+import { keys } from './keys.ts';
+import { outboxPut } from './outbox.ts';
+import { tableDefinition } from './table-definition.ts';
+
+/** An item of a TransactWriteItems call that another module adds to ours (idempotency result, outbox event). */
+export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+export interface SessionListQuery {
+  page: number;
+  pageSize: number;
+  status?: SessionStatus;
+  now: number;
+}
+
+/** Sessions of the single table; see docs/data-model.md for the keys and the list's cost. */
+export interface SessionStore {
+  create(session: Session, alsoWrite?: TransactItem[]): Promise<void>;
+  get(reference: string): Promise<Session | null>;
+  /** Closes an open session if nobody changed it since it was read; writes session.expired in the same transaction. */
+  close(session: Session, reason: ClosedReason, closedAt: string, event: EventEnvelope): Promise<Session>;
+  list(merchantId: string, mode: Mode, query: SessionListQuery): Promise<{ items: Session[]; total: number }>;
+}
+
+const SESSION_ATTRIBUTES_NOT_IN_DOMAIN = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'type'] as const;
+
+function toSession(item: Record<string, unknown>): Session {
+  const copy: Record<string, unknown> = { ...item };
+  for (const attribute of SESSION_ATTRIBUTES_NOT_IN_DOMAIN) delete copy[attribute];
+  return copy as unknown as Session;
+}
+
+export function createSessionStore(db: DynamoDBDocumentClient, tableName: string): SessionStore {
+  const item = (s: Session) => ({
+    ...keys.session(s.reference),
+    ...keys.merchantSessions(s.merchantId, s.mode, s.createdAt, s.reference),
+    type: 'session',
+    ...s,
+  });
+
+  return {
+    async create(session, alsoWrite = []) {
+      const put = { TableName: tableName, Item: item(session), ConditionExpression: itemDoesNotExist };
+      if (alsoWrite.length === 0) {
+        await conditional(() => db.send(new PutCommand(put)));
+        return;
+      }
+      await conditional(() => db.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...alsoWrite] })));
+    },
+
+    async get(reference) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.session(reference) }));
+      return Item ? toSession(Item) : null;
+    },
+
+    async close(session, reason, closedAt, event) {
+      const closed: Session = { ...session, status: 'expired', closedReason: reason, closedAt, version: session.version + 1 };
+      await conditional(() =>
+        db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: keys.session(session.reference),
+                  UpdateExpression: 'SET #status = :expired, closedReason = :reason, closedAt = :at, version = :next',
+                  ConditionExpression: 'version = :version',
+                  ExpressionAttributeNames: { '#status': 'status' },
+                  ExpressionAttributeValues: {
+                    ':expired': 'expired',
+                    ':reason': reason,
+                    ':at': closedAt,
+                    ':version': session.version,
+                    ':next': closed.version,
+                  },
+                },
+              },
+              outboxPut(tableName, session.merchantId, event),
+            ],
+          }),
+        ),
+      );
+      return closed;
+    },
+
+    async list(merchantId, mode, query) {
+      // One pass over the compact index (keys, status, expiresAt), newest first; the status shown depends on
+      // the time, so the filter and the exact total are computed here, then only the page's items are fetched.
+      const matching: string[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: tableDefinition.gsi1.name,
+            KeyConditionExpression: 'gsi1pk = :p',
+            ExpressionAttributeValues: { ':p': keys.merchantSessionsPartition(merchantId, mode) },
+            ScanIndexForward: false,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const entry of page.Items ?? []) {
+          if (query.status) {
+            const shown = effectiveState(
+              {
+                status: entry.status as SessionStatus,
+                closedReason: null,
+                expiresAt: Date.parse(entry.expiresAt as string),
+                maxFailures: null,
+                failureCount: 0,
+                mode,
+              },
+              query.now,
+            );
+            if (shown.status !== query.status) continue;
+          }
+          matching.push(entry.pk as string);
+        }
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+
+      const pageKeys = matching.slice((query.page - 1) * query.pageSize, query.page * query.pageSize);
+      if (pageKeys.length === 0) return { items: [], total: matching.length };
+      const byPk = new Map<string, Session>();
+      let pending: Record<string, unknown>[] = pageKeys.map((pk) => ({ pk, sk: 'SESSION' }));
+      while (pending.length > 0) {
+        const { Responses, UnprocessedKeys } = await db.send(
+          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }),
+        );
+        for (const found of Responses?.[tableName] ?? []) byPk.set(found.pk as string, toSession(found));
+        pending = (UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+      }
+      return {
+        items: pageKeys.map((pk) => byPk.get(pk)).filter((s): s is Session => s !== undefined),
+        total: matching.length,
+      };
+    },
+  };
+}
