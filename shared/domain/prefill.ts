@@ -25,15 +25,23 @@ export const DOCUMENT_ID_MAX = 12;
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 const DOCUMENT_SEPARATORS = /[\s.\-_/\\,]/g;
 
-/** Removes invisible and control characters; NFC so that one visible letter counts as one character. */
-export const stripInvisible = (value: string): string => value.normalize('NFC').replace(INVISIBLE, '');
+/**
+ * Removes invisible and control characters; NFC so that one visible letter counts as one character.
+ * Strip first: an invisible character between a letter and its accent would otherwise keep them from composing
+ * until a second pass, so the stored name would not be clean and would count one letter as two.
+ */
+export const stripInvisible = (value: string): string => value.replace(INVISIBLE, '').normalize('NFC');
 
 /** Name: invisible characters removed, whitespace runs collapsed to one space, trimmed. */
 export const cleanName = (value: string): string => stripInvisible(value).replace(/\s+/gu, ' ').trim();
 
-/** Document number: separators removed (12.345.678 -> 12345678), NFKC folds full-width digits, upper-cased. */
+/**
+ * Document number: separators removed (12.345.678 -> 12345678), NFKC folds full-width digits, upper-cased.
+ * NFKC again last: upper-casing can decompose a letter (ΐ) and removing a separator can bring a letter and its
+ * accent together, and the stored value must be what a second cleaning would give.
+ */
 export const cleanDocumentId = (value: string): string =>
-  stripInvisible(value).normalize('NFKC').replace(DOCUMENT_SEPARATORS, '').toUpperCase();
+  stripInvisible(value).normalize('NFKC').replace(DOCUMENT_SEPARATORS, '').toUpperCase().normalize('NFKC');
 
 /** Document type: tolerant of case and stray spaces ("v " -> "V"); validity is checked separately. */
 export const cleanDocumentType = (value: string): string => stripInvisible(value).trim().toUpperCase();

@@ -29,7 +29,9 @@ export async function conditional<T>(write: () => Promise<T>): Promise<T> {
       if (failed >= 0) {
         throw new TransactionConditionFailedError(failed, reasons[failed]?.Item, { cause: error });
       }
+      if (reasons.some((r) => r.Code === 'TransactionConflict')) throw new TransactionConflictError({ cause: error });
     }
+    if ((error as { name?: string }).name === 'TransactionConflictException') throw new TransactionConflictError({ cause: error });
     throw error;
   }
 }
@@ -39,5 +41,16 @@ export class TransactionConditionFailedError extends ConditionFailedError {
   constructor(readonly index: number, existingRaw?: unknown, options?: { cause?: unknown }) {
     super(existingRaw as Record<string, unknown> | undefined, options);
     this.name = 'TransactionConditionFailedError';
+  }
+}
+
+/**
+ * Another transaction was writing the same item at that moment, so DynamoDB cancelled ours. For the caller it is
+ * the same as a lost condition: read again and decide again (or simply retry, for blind counters).
+ */
+export class TransactionConflictError extends ConditionFailedError {
+  constructor(options?: { cause?: unknown }) {
+    super(undefined, options);
+    this.name = 'TransactionConflictError';
   }
 }

@@ -1,7 +1,7 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { OperationClass, RateLimit } from '../domain/merchant.ts';
 import { rateWindows } from '../domain/rate-limits.ts';
-import { TransactionConditionFailedError, conditional } from './conditions.ts';
+import { TransactionConditionFailedError, TransactionConflictError, conditional } from './conditions.ts';
 import { keys } from './keys.ts';
 
 export type ConsumeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -45,7 +45,7 @@ export function createRateLimitStore(db: DynamoDBDocumentClient, tableName: stri
             return { allowed: false, retryAfterSeconds: dayExhausted ? w.dayResetsInSeconds : w.minuteResetsInSeconds };
           }
           // Two requests updating the same counters at once: DynamoDB cancels one; it simply tries again.
-          if (isTransactionConflict(error) && attempt < MAX_CONFLICT_RETRIES) {
+          if (error instanceof TransactionConflictError && attempt < MAX_CONFLICT_RETRIES) {
             await new Promise((r) => setTimeout(r, Math.random() * 10 * (attempt + 1)));
             continue;
           }
@@ -59,10 +59,4 @@ export function createRateLimitStore(db: DynamoDBDocumentClient, tableName: stri
 function isDayCancelled(error: TransactionConditionFailedError): boolean {
   const reasons = (error.cause as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
   return reasons[1]?.Code === 'ConditionalCheckFailed';
-}
-
-function isTransactionConflict(error: unknown): boolean {
-  const e = error as { name?: string; CancellationReasons?: { Code?: string }[] };
-  if (e.name === 'TransactionConflictException') return true;
-  return e.name === 'TransactionCanceledException' && (e.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict');
 }

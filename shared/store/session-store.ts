@@ -53,7 +53,8 @@ export function createSessionStore(db: DynamoDBDocumentClient, tableName: string
     },
 
     async get(reference) {
-      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.session(reference) }));
+      // Strongly consistent: a merchant reads back what it just created, and decisions start from the latest version.
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.session(reference), ConsistentRead: true }));
       return Item ? toSession(Item) : null;
     },
 
