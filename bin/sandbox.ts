@@ -12,7 +12,7 @@ async function main() {
   const env = sandboxEnvironment();
   mkdirSync(env.dataDir, { recursive: true });
   const dynamo = await startDynamoLocal({ port: env.dynamoPort, dbPath: join(env.dataDir, 'dynamodb') });
-  const sandbox = await startSandbox({ dynamoEndpoint: dynamo.endpoint, tableName: env.tableName, port: env.port, host: env.host, logLevel: 'INFO' });
+  const sandbox = await startSandbox({ dynamoEndpoint: dynamo.endpoint, tableName: env.tableName, port: env.port, host: env.host, keyDir: env.keyDir, logLevel: 'INFO' });
 
   // The seeded merchant's keys are kept in a local file: only their hashes are in the table.
   const seedFile = join(env.dataDir, 'merchant.json');

@@ -10,6 +10,11 @@ export interface ServiceConfig {
   keyCacheTtlMs: number;
   /** Largest JSON body accepted, in bytes. */
   maxBodyBytes: number;
+  /**
+   * Sandbox only: webhook endpoints may be plain http on the loopback interface, and the sender may connect there.
+   * Never set in AWS, where the sender refuses loopback, private, link-local and metadata addresses.
+   */
+  allowLoopbackWebhooks?: boolean;
 }
 
 export const DEFAULT_KEY_CACHE_TTL_MS = 30_000;

@@ -3,14 +3,23 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Authenticator } from './auth/authenticator.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { readServiceConfig, type ServiceConfig } from './config.ts';
+import { cryptoFromEnvironment } from './crypto/create-crypto.ts';
+import type { Fingerprinter, SecretBox } from './crypto/secret-box.ts';
+import { createGatewayRegistry, readGatewayConfig, type GatewayConfig, type GatewayRegistry } from './gateways/gateway-registry.ts';
 import { createApiKeyStore, type ApiKeyStore } from './store/api-key-store.ts';
 import { createCardReader, type CardReader } from './store/card-store.ts';
+import { createChargeStore, type ChargeStore } from './store/charge-store.ts';
 import { createDocumentClient } from './store/dynamo-client.ts';
 import { createIdempotencyStore, type IdempotencyStore } from './store/idempotency-store.ts';
 import { createMerchantStore, type MerchantStore } from './store/merchant-store.ts';
 import { createOutboxReader, type OutboxReader } from './store/outbox.ts';
 import { createRateLimitStore, type RateLimitStore } from './store/rate-limit-store.ts';
 import { createSessionStore, type SessionStore } from './store/session-store.ts';
+import { createWebhookDeliveryStore, type WebhookDeliveryStore } from './store/webhook-delivery-store.ts';
+import { createWebhookEndpointStore, type WebhookEndpointStore } from './store/webhook-endpoint-store.ts';
+import { backgroundFromEnvironment, type BackgroundPorts } from './background/background-ports.ts';
+import { createOAuthTokenSource, type OAuthTokenSource } from './webhooks/oauth-tokens.ts';
+import { createTransactionStore, type TransactionStore } from './store/transaction-store.ts';
 
 /** Everything a handler needs, built once per process: in a Lambda container from its environment, in the sandbox by the sandbox. */
 export interface Deps {
@@ -26,6 +35,19 @@ export interface Deps {
   rateLimits: RateLimitStore;
   outbox: OutboxReader;
   cards: CardReader;
+  secretBox: SecretBox;
+  fingerprinter: Fingerprinter;
+  webhookEndpoints: WebhookEndpointStore;
+  webhookDeliveries: WebhookDeliveryStore;
+  /** Queues, one-time schedules and outbound HTTP of the background workers (shared/workers.ts). */
+  queues: BackgroundPorts['queues'];
+  scheduler: BackgroundPorts['scheduler'];
+  httpPost: BackgroundPorts['httpPost'];
+  oauthTokens: OAuthTokenSource;
+  transactions: TransactionStore;
+  charges: ChargeStore;
+  /** The bank adapter of each gateway. */
+  gateways: GatewayRegistry;
 }
 
 export interface DepsOptions {
@@ -33,11 +55,22 @@ export interface DepsOptions {
   db: DynamoDBDocumentClient;
   clock?: Clock;
   logger?: Logger;
+  /** Default: from the environment (KMS or LOCAL_KEY_DIR), built on first use. The sandbox passes its local keys. */
+  secretBox?: SecretBox;
+  fingerprinter?: Fingerprinter;
+  /** Default: SQS, EventBridge Scheduler and guarded outbound HTTP from the environment, each built on first use. The sandbox passes its stand-ins. */
+  background?: BackgroundPorts;
+  /** Default: from the environment (GATEWAY_*_URL), read on first use, so functions that never call a bank need none. */
+  gatewayConfig?: GatewayConfig;
 }
 
-export function createDeps({ config, db, clock = systemClock, logger = new Logger({ serviceName: 'svc-payments' }) }: DepsOptions): Deps {
+export function createDeps({ config, db, clock = systemClock, logger = new Logger({ serviceName: 'svc-payments' }), secretBox, fingerprinter, gatewayConfig, background }: DepsOptions): Deps {
+  const ports = background ?? backgroundFromEnvironment();
+  // Lazy: a Lambda function that never encrypts needs neither the key variables nor a KMS grant.
+  const fromEnvironment = cryptoFromEnvironment();
   const merchants = createMerchantStore(db, config.tableName);
   const apiKeys = createApiKeyStore(db, config.tableName);
+  const transactions = createTransactionStore(db, config.tableName);
   return {
     clock,
     config,
@@ -51,6 +84,17 @@ export function createDeps({ config, db, clock = systemClock, logger = new Logge
     rateLimits: createRateLimitStore(db, config.tableName),
     outbox: createOutboxReader(db, config.tableName),
     cards: createCardReader(db, config.tableName),
+    secretBox: secretBox ?? fromEnvironment.secretBox,
+    fingerprinter: fingerprinter ?? fromEnvironment.fingerprinter,
+    webhookEndpoints: createWebhookEndpointStore(db, config.tableName),
+    webhookDeliveries: createWebhookDeliveryStore(db, config.tableName),
+    queues: ports.queues,
+    scheduler: ports.scheduler,
+    httpPost: ports.httpPost,
+    oauthTokens: createOAuthTokenSource(ports.httpPost, clock),
+    transactions,
+    charges: createChargeStore(db, config.tableName, transactions),
+    gateways: createGatewayRegistry(() => gatewayConfig ?? readGatewayConfig()),
   };
 }
 

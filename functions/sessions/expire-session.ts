@@ -5,6 +5,7 @@ import { ConflictError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { SessionReferenceParamsSchema } from '../../shared/schemas/session-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
+import { closeWithProcessor } from './close-with-processor.ts';
 import { findSession } from './session-access.ts';
 
 const REJECTIONS = {
@@ -24,7 +25,10 @@ export const { build, handler } = defineApiHandler('expireSession', { params: Se
     if (decision.kind === 'unchanged') break;
     const closedAt = new Date(req.now).toISOString();
     try {
-      session = await deps.sessions.close(session, decision.reason, closedAt, sessionExpiredEvent(session, decision.reason, closedAt));
+      session =
+        session.gateway === 'card_processor'
+          ? await closeWithProcessor(deps, req.auth.merchant, session, decision.reason, req.now)
+          : await deps.sessions.close(session, decision.reason, closedAt, sessionExpiredEvent(session, decision.reason, closedAt));
       break;
     } catch (error) {
       if (!(error instanceof ConditionFailedError) || attempt >= MAX_DECISIONS) throw error;

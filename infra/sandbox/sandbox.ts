@@ -1,9 +1,16 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { OffsetClock } from '../../shared/clock.ts';
 import { DEFAULT_KEY_CACHE_TTL_MS, DEFAULT_MAX_BODY_BYTES } from '../../shared/config.ts';
+import { createFingerprinter, createSecretBox } from '../../shared/crypto/create-crypto.ts';
 import { createDeps, type Deps } from '../../shared/deps.ts';
+import { DEFAULT_GATEWAY_TIMEOUT_MS } from '../../shared/gateways/gateway-registry.ts';
 import { createDocumentClient } from '../../shared/store/dynamo-client.ts';
+import type { InstrumentableClient } from '../../shared/observability/call-counter.ts';
+import { startSandboxBank, type SandboxBank } from './bank/sandbox-bank.ts';
+import { startBackgroundRunner, type BackgroundRunner, type LocalBackground } from './background-runner.ts';
 import { ensureTable } from './dynamodb-local.ts';
+import { createLocalBackground } from './local-background.ts';
+import { sandboxEnvironment } from './environment.ts';
 import { startSandboxServer, type SandboxServer } from './server.ts';
 
 export interface SandboxOptions {
@@ -16,7 +23,18 @@ export interface SandboxOptions {
   checkoutBaseUrl?: string;
   clock?: OffsetClock;
   keyCacheTtlMs?: number;
+  /** Local key files; defaults to the sandbox environment's, which the admin CLI uses too. */
+  keyDir?: string;
   logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
+  /** Deadline of one call to the sandbox bank; tests shorten it to cross the timeout card quickly. */
+  gatewayTimeoutMs?: number;
+  /** Called with every AWS SDK client the sandbox creates, e.g. to count round trips (bench/). */
+  instrumentClient?: (client: InstrumentableClient) => void;
+  /**
+   * Which merchants' stream records, queue messages and timers this sandbox handles; default all. Several sandboxes
+   * on one table (the test run) each handle only the merchants they created, on their own clock.
+   */
+  ownsMerchant?: (merchantId: string) => boolean;
 }
 
 export interface Sandbox {
@@ -24,6 +42,10 @@ export interface Sandbox {
   deps: Deps;
   clock: OffsetClock;
   server: SandboxServer;
+  /** The simulated banks the gateways talk to (test cards, recorded calls, faults). */
+  bank: SandboxBank;
+  /** The in-process workers (stream reader, queues, scheduler stand-in); drain() runs them until idle. */
+  background: BackgroundRunner & Pick<LocalBackground, 'queues' | 'scheduler'>;
   stop(): Promise<void>;
 }
 
@@ -32,14 +54,21 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   await ensureTable(options.dynamoEndpoint, options.tableName);
   const clock = options.clock ?? new OffsetClock();
   const db = createDocumentClient({ tableName: options.tableName, endpoint: options.dynamoEndpoint });
+  options.instrumentClient?.(db);
   const config = {
     tableName: options.tableName,
     checkoutBaseUrl: options.checkoutBaseUrl ?? 'pending',
     keyCacheTtlMs: options.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS,
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+    allowLoopbackWebhooks: true,
   };
   const logger = new Logger({ serviceName: 'svc-payments', logLevel: options.logLevel ?? 'WARN' });
-  const deps = createDeps({ config, db, clock, logger });
+  const keys = { localKeyDir: options.keyDir ?? sandboxEnvironment().keyDir };
+  const bank = await startSandboxBank({ clock });
+  const gatewayConfig = { baseUrls: bank.baseUrls, timeoutMs: options.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS };
+  const localBackground = createLocalBackground({ db, dynamoEndpoint: options.dynamoEndpoint, tableName: options.tableName, clock, owns: options.ownsMerchant ?? (() => true) });
+  const deps = createDeps({ config, db, clock, logger, secretBox: createSecretBox(keys), fingerprinter: createFingerprinter(keys), gatewayConfig, background: localBackground.ports });
+  const runner = await startBackgroundRunner(deps, localBackground.local);
   const server = await startSandboxServer({ deps, clock, port: options.port, host: options.host });
   // The port is known only once listening; the checkout lives on the same origin.
   config.checkoutBaseUrl = options.checkoutBaseUrl ?? server.url.replace('127.0.0.1', 'localhost');
@@ -48,8 +77,13 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     deps,
     clock,
     server,
+    bank,
+    background: { ...runner, queues: localBackground.local.queues, scheduler: localBackground.local.scheduler },
     stop: async () => {
+      await runner.stop();
+      localBackground.close();
       await server.close();
+      await bank.close();
       db.destroy();
     },
   };

@@ -9,6 +9,8 @@ import type { LambdaHandler } from '../../shared/http/api-handler.ts';
 import { errorBody, jsonResponse } from '../../shared/http/response.ts';
 import { routes, type RouteDefinition } from '../../shared/routes.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
+import { buildCheckout } from '../../checkout/build.ts';
+import { serveCheckout } from '../../checkout/serve-checkout.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** API Gateway itself refuses bodies over 10 MB; the sandbox stops reading far earlier. */
@@ -41,6 +43,18 @@ export async function loadRoutes(deps: Deps): Promise<CompiledRoute[]> {
   );
 }
 
+/**
+ * A path parameter as the handler sees it: percent-decoded, or as sent when its encoding is broken (%E0%A4%A),
+ * so that the handler's validation answers 400 instead of the decoder's URIError becoming a 500.
+ */
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 function send(res: ServerResponse, result: APIGatewayProxyResult): void {
   res.writeHead(result.statusCode, result.headers as Record<string, string>);
   res.end(result.body);
@@ -69,15 +83,21 @@ export interface SandboxServer {
  */
 export async function startSandboxServer({ deps, clock, port = 0, host = '127.0.0.1' }: { deps: Deps; clock: OffsetClock; port?: number; host?: string }): Promise<SandboxServer> {
   const compiled = await loadRoutes(deps);
+  // A fresh build of the checkout page at every start, kept in memory (esbuild: well under a second).
+  const checkoutPage = serveCheckout(buildCheckout());
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    // The checkout's countdown reads the server's time from Date: in the sandbox, that is the sandbox clock.
+    res.setHeader('Date', new Date(clock.now()).toUTCString());
     const body = await readBody(req);
     if (body === null) return send(res, jsonResponse(413, errorBody(413, 'payload_too_large', 'The request body is too large.')));
 
     if (url.pathname === '/__sandbox/clock' && req.method === 'POST') {
       return send(res, advanceClock(clock, body));
     }
+    const page = checkoutPage(req.method ?? 'GET', url.pathname);
+    if (page) return send(res, page);
 
     const onPath = compiled.map((r) => ({ r, m: r.pattern.exec(url.pathname) })).filter((x) => x.m);
     const hit = onPath.find((x) => x.r.definition.method === req.method);
@@ -90,7 +110,7 @@ export async function startSandboxServer({ deps, clock, port = 0, host = '127.0.
       );
     }
     const pathParameters = hit.r.parameterNames.length
-      ? Object.fromEntries(hit.r.parameterNames.map((name, i) => [name, decodeURIComponent(hit.m![i + 1]!)]))
+      ? Object.fromEntries(hit.r.parameterNames.map((name, i) => [name, decodePathSegment(hit.m![i + 1]!)]))
       : null;
     const event = toApiGatewayEvent(req, url, body, { resource: hit.r.definition.path, pathParameters }, clock.now());
     const result = await hit.r.handler(event, lambdaContext(hit.r.id, event.requestContext.requestId));

@@ -7,6 +7,7 @@ import type { Mode } from '../domain/session-state.ts';
 import { randomToken } from '../ids.ts';
 import { hashApiKey, keyHint, type ApiKeyStore, type KeyKind } from '../store/api-key-store.ts';
 import type { MerchantStore } from '../store/merchant-store.ts';
+import { MerchantNotFoundError } from './errors.ts';
 
 export const KEY_PREFIX: Record<KeyKind, string> = { secret: 'sk', restricted: 'rk', publishable: 'pk' };
 
@@ -22,6 +23,13 @@ export interface MerchantKeys {
 export interface AdminStores {
   merchants: MerchantStore;
   apiKeys: ApiKeyStore;
+}
+
+/** The merchant, or MerchantNotFoundError: every admin operation names an existing merchant. */
+export async function requireMerchant(merchants: MerchantStore, merchantId: string): Promise<Merchant> {
+  const merchant = await merchants.get(merchantId);
+  if (!merchant) throw new MerchantNotFoundError(merchantId);
+  return merchant;
 }
 
 /** Issues a new key; its clear value is returned once and only its hash is stored. */

@@ -9,7 +9,8 @@ import { TtlCache } from './ttl-cache.ts';
 export interface AuthContext {
   merchant: Merchant;
   mode: Mode;
-  keyKind: KeyKind;
+  /** null on checkout routes called with the session reference alone. */
+  keyKind: KeyKind | null;
 }
 
 /**

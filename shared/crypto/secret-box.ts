@@ -4,7 +4,7 @@
  * The encryption context binds a ciphertext to its owner, so it cannot be moved to another record.
  *
  * @example
- * const box = await localSecretBox('.sandbox/keys');
+ * const box = localSecretBox('.sandbox/keys'); // or kmsSecretBox({ keyArn }), or createSecretBox(config)
  * const sealed = await box.encrypt('secret', { merchantId: 'mer_1', purpose: 'bank_credentials' });
  * await box.decrypt(sealed, { merchantId: 'mer_1', purpose: 'bank_credentials' }); // 'secret'
  */
@@ -20,5 +20,6 @@ export interface SecretBox {
  * The key lives in KMS in AWS (GenerateMac) and in a local key file in the sandbox.
  */
 export interface Fingerprinter {
+  /** 64 lowercase hex characters (HMAC-SHA256 of the UTF-8 value), the same shape from KMS and from the local key. */
   fingerprint(value: string): Promise<string>;
 }

@@ -44,8 +44,12 @@ export const defaultGateways = (): Record<Currency, GatewayId> => ({ VES: 'bank_
 
 /** Why a key of this mode may not open a session in this currency, or null when it may. */
 export function modeConflict(merchant: Merchant, mode: Mode, currency: Currency): { code: string; message: string } | null {
+  return gatewayModeConflict(merchant, mode, merchant.gateways[currency], currency);
+}
+
+/** The same rule for a given gateway: at charge time, the gateway the session was opened on. */
+export function gatewayModeConflict(merchant: Merchant, mode: Mode, gateway: GatewayId, currency: Currency): { code: string; message: string } | null {
   if (mode === 'live') return null;
-  const gateway = merchant.gateways[currency];
   if (!GATEWAYS[gateway].supportsTestMode) {
     return {
       code: 'test_mode_unsupported',

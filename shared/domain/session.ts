@@ -35,6 +35,8 @@ export interface Session {
   closedAt: string | null;
   prefill: Prefill | null;
   lastTransaction: TransactionSummary | null;
+  /** The session's attempts, oldest first; written by the charge path, absent before the first attempt. */
+  transactionReferences?: string[];
   /** Optimistic-concurrency counter: every write checks and bumps it. */
   version: number;
 }

@@ -6,6 +6,7 @@ import { depsFromEnvironment, type Deps } from '../deps.ts';
 import { routes, type RouteId } from '../routes.ts';
 import type { ApiRequest, ApiResult } from './api-types.ts';
 import { authenticate } from './middlewares/authenticate.ts';
+import { authenticateCheckout } from './middlewares/authenticate-checkout.ts';
 import { errorResponse } from './middlewares/error-response.ts';
 import { idempotency } from './middlewares/idempotency.ts';
 import { jsonBody } from './middlewares/json-body.ts';
@@ -28,7 +29,8 @@ export interface ApiHandlerModule {
 /**
  * One /v1 operation. Its manifest entry decides authentication, rate class and idempotency; the schemas validate
  * its input; `impl` holds only the operation's own logic. Middleware order: headers, errors, key, rate limit,
- * body, validation, idempotency (so an invalid request never claims a key).
+ * body, validation, idempotency (so an invalid request never claims a key). Checkout routes authenticate and count
+ * after validation, because their caller is the session named in the input.
  *
  * @example
  * export const { build, handler } = defineApiHandler('getSession', { params: SessionReferenceParamsSchema },
@@ -44,11 +46,16 @@ export function defineApiHandler<S extends InputSchemas>(
   const build = (deps: Deps): LambdaHandler => {
     const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       .use(httpHeaderNormalizer() as HttpMiddleware)
-      .use(errorResponse(deps.logger) as HttpMiddleware)
-      .use(authenticate(deps.authenticator, route) as HttpMiddleware);
-    if (route.rateClass) chain.use(rateLimit(deps.rateLimits, deps.clock, route.rateClass) as HttpMiddleware);
+      .use(errorResponse(deps.logger) as HttpMiddleware);
+    const caller = () => {
+      chain.use((route.auth === 'secret' ? authenticate(deps.authenticator, route) : authenticateCheckout(deps)) as HttpMiddleware);
+      if (route.rateClass) chain.use(rateLimit(deps.rateLimits, deps.clock, route.rateClass) as HttpMiddleware);
+    };
+    // A checkout caller is known only from the session reference in the validated input.
+    if (route.auth === 'secret') caller();
     if (schemas.body) for (const m of jsonBody(deps.config.maxBodyBytes)) chain.use(m as HttpMiddleware);
     chain.use(validateInput(schemas) as HttpMiddleware);
+    if (route.auth === 'checkout') caller();
     if (route.idempotency !== 'none') chain.use(idempotency(deps.idempotency, deps.clock, route));
 
     const handler = chain.handler(async (_event, context) => {

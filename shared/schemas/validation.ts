@@ -18,7 +18,8 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, locat
     return fail(`Unknown parameter: ${field}.`, field, 'parameter_unknown');
   }
   const field = [...prefix, ...issue.path.map(String)].join('.') || undefined;
-  if (issue.code === 'invalid_type' && issue.input === undefined) {
+  // A required field that is absent: a type issue, or (for enums such as currency) a value issue, on no input.
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined) {
     return fail(`Missing required parameter: ${field}.`, field, 'parameter_missing');
   }
   if (location === 'body' && issue.path.length === 0) {

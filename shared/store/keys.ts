@@ -27,4 +27,23 @@ export const keys = {
     sk: 'RATE',
   }),
   event: (eventId: string) => ({ pk: `EVENT#${eventId}`, sk: 'EVENT' }),
+  transaction: (reference: string) => ({ pk: `TXN#${reference}`, sk: 'TXN' }),
+  merchantTransactionsPartition: (merchantId: string, mode: Mode) => `MERCHANT#${merchantId}#${mode}#TXNS`,
+  merchantTransactions: (merchantId: string, mode: Mode, createdAt: string, reference: string) => ({
+    gsi1pk: keys.merchantTransactionsPartition(merchantId, mode),
+    gsi1sk: `${createdAt}#${reference}`,
+  }),
+  webhookEndpoint: (endpointId: string) => ({ pk: `WEBHOOK_ENDPOINT#${endpointId}`, sk: 'WEBHOOK_ENDPOINT' }),
+  merchantWebhookEndpoints: (merchantId: string, mode: Mode, createdAt: string, endpointId: string) => ({
+    gsi1pk: `MERCHANT#${merchantId}#${mode}#WEBHOOK_ENDPOINTS`,
+    gsi1sk: `${createdAt}#${endpointId}`,
+  }),
+  webhookDelivery: (deliveryId: string) => ({ pk: `WEBHOOK_DELIVERY#${deliveryId}`, sk: 'WEBHOOK_DELIVERY' }),
+  merchantWebhookDeliveries: (merchantId: string, mode: Mode, createdAt: string, deliveryId: string) => ({
+    gsi1pk: `MERCHANT#${merchantId}#${mode}#WEBHOOK_DELIVERIES`,
+    gsi1sk: `${createdAt}#${deliveryId}`,
+  }),
+  /** The sandbox's stand-in for EventBridge Scheduler keeps its pending schedules here, found again at start. */
+  localSchedule: (name: string) => ({ pk: `LOCAL_SCHEDULE#${name}`, sk: 'LOCAL_SCHEDULE' }),
+  localSchedules: (fireAt: string, name: string) => ({ gsi1pk: 'LOCAL_SCHEDULES', gsi1sk: `${fireAt}#${name}` }),
 };

@@ -3,6 +3,12 @@ import { createMerchant, type MerchantKeys } from '../../shared/admin/merchant-a
 import type { Merchant } from '../../shared/domain/merchant.ts';
 import { startSandbox, type Sandbox } from '../../infra/sandbox/sandbox.ts';
 import { testConnection } from './dynamo.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Local keys of this test process: never the developer's .sandbox/keys. */
+const TEST_KEY_DIR = mkdtempSync(join(tmpdir(), 'svc-test-keys-'));
 
 export interface TestSandbox extends Sandbox {
   /** A new provisioned merchant with test mode on, and its six keys. */
@@ -11,6 +17,8 @@ export interface TestSandbox extends Sandbox {
   request(method: string, path: string, options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<TestResponse>;
   /** Moves the sandbox clock forward by that many seconds. */
   advance(seconds: number): void;
+  /** The merchants made by newMerchant: the only ones this sandbox's background workers handle. */
+  ownedMerchants: Set<string>;
 }
 
 export interface TestResponse {
@@ -21,14 +29,35 @@ export interface TestResponse {
 }
 
 /** The real sandbox (same handlers, same event shape) on a free port over the run's DynamoDB Local. */
-export async function startTestSandbox(options: { keyCacheTtlMs?: number } = {}): Promise<TestSandbox> {
+export async function startTestSandbox(
+  options: {
+    keyCacheTtlMs?: number;
+    /** Deadline of one call to the sandbox bank (the timeout card waits it out). */
+    gatewayTimeoutMs?: number;
+    /** To start again after stop(): the same clock and the same merchants, as a restarted sandbox would have. */
+    restartOf?: TestSandbox;
+  } = {},
+): Promise<TestSandbox> {
   const { endpoint, tableName } = testConnection();
-  const clock = new OffsetClock();
-  const sandbox = await startSandbox({ dynamoEndpoint: endpoint, tableName, clock, keyCacheTtlMs: options.keyCacheTtlMs, logLevel: 'SILENT' });
+  const clock = options.restartOf?.clock ?? new OffsetClock();
+  // Test files share one table: each sandbox's workers handle only the merchants it created.
+  const owned = options.restartOf?.ownedMerchants ?? new Set<string>();
+  const sandbox = await startSandbox({
+    dynamoEndpoint: endpoint,
+    tableName,
+    clock,
+    keyCacheTtlMs: options.keyCacheTtlMs,
+    keyDir: TEST_KEY_DIR,
+    gatewayTimeoutMs: options.gatewayTimeoutMs,
+    logLevel: 'SILENT',
+    ownsMerchant: (merchantId) => owned.has(merchantId),
+  });
   return {
     ...sandbox,
+    ownedMerchants: owned,
     async newMerchant({ provisioned = true, changes } = {}) {
       const created = await createMerchant(sandbox.deps, { name: 'Test merchant', now: new Date(clock.now()), provisioned });
+      owned.add(created.merchant.id);
       const merchant = changes ? await sandbox.deps.merchants.update(created.merchant.id, changes) : created.merchant;
       return { merchant, keys: created.keys };
     },

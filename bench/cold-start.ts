@@ -1,0 +1,111 @@
+import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { BUNDLING } from '../infra/constructs/service-function.ts';
+import { routes } from '../shared/routes.ts';
+
+const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/**
+ * esbuild options equal to what NodejsFunction passes for infra/constructs/service-function.ts: its BUNDLING
+ * options, the target of its runtime (Node.js 22) and the SDK bundled (bundleAwsSDK), index.mjs as the output.
+ */
+function lambdaBuildOptions(outfile: string): BuildOptions {
+  return {
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node22',
+    format: BUNDLING.format === OutputFormat.CJS ? 'cjs' : 'esm',
+    mainFields: BUNDLING.mainFields,
+    banner: BUNDLING.banner ? { js: BUNDLING.banner } : undefined,
+    minify: BUNDLING.minify,
+    sourcemap: BUNDLING.sourceMap ? 'external' : false,
+    sourcesContent: BUNDLING.sourcesContent,
+    external: BUNDLING.bundleAwsSDK ? [] : ['@aws-sdk/*'],
+    metafile: true,
+    logLevel: 'warning',
+  };
+}
+
+/** The reference: a bundle holding nothing but the DynamoDB document client. */
+const BASELINE_SOURCE = "export { DynamoDBClient } from '@aws-sdk/client-dynamodb'; export { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';";
+const BASELINE_NAME = 'DynamoDB document client only';
+
+/** Imports the module in a fresh process and prints how long the import took (Node's own boot excluded). */
+const LOAD_PROBE = 'const t = performance.now(); await import(process.argv[1]); process.stdout.write(String(performance.now() - t));';
+
+export interface BundleMeasure {
+  name: string;
+  bytes: number;
+  /** Median import time over the spawns, ms. */
+  loadMs: number;
+  /** The packages that weigh most in the bundle, bytes of output. */
+  heaviest: { source: string; bytes: number }[];
+}
+
+export interface ColdStartResult {
+  baseline: BundleMeasure;
+  functions: (BundleMeasure & { routeId: string; loadRatio: number })[];
+}
+
+function heaviestSources(metafile: Metafile, top = 5): { source: string; bytes: number }[] {
+  const bySource = new Map<string, number>();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? '(project code)';
+      bySource.set(pkg, (bySource.get(pkg) ?? 0) + bytesInOutput);
+    }
+  }
+  return [...bySource].sort((a, b) => b[1] - a[1]).slice(0, top).map(([source, bytes]) => ({ source, bytes }));
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+function loadOnce(file: string): number {
+  // process.execPath: the project's Node.js 22, the one `npm run bench` runs on.
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', LOAD_PROBE, pathToFileURL(file).href], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '' },
+  });
+  if (child.status !== 0) throw new Error(`Loading ${file} failed:\n${child.stderr}`);
+  return Number(child.stdout);
+}
+
+/** Bundles every function of the route manifest and the baseline, then times their loads, interleaved so noise hits all alike. */
+export async function measureColdStarts(outDir: string, spawns: number): Promise<ColdStartResult> {
+  mkdirSync(outDir, { recursive: true });
+  const targets: { name: string; routeId?: string; file: string; metafile: Metafile }[] = [];
+
+  const baselineFile = join(outDir, 'baseline', 'index.mjs');
+  const baselineBuild = await build({
+    ...lambdaBuildOptions(baselineFile),
+    stdin: { contents: BASELINE_SOURCE, resolveDir: PROJECT_ROOT, loader: 'js' },
+  });
+  targets.push({ name: BASELINE_NAME, file: baselineFile, metafile: baselineBuild.metafile! });
+
+  for (const [routeId, route] of Object.entries(routes)) {
+    const file = join(outDir, routeId, 'index.mjs');
+    const result = await build({ ...lambdaBuildOptions(file), entryPoints: [resolve(PROJECT_ROOT, route.entry)] });
+    targets.push({ name: route.entry, routeId, file, metafile: result.metafile! });
+  }
+
+  const times = targets.map(() => [] as number[]);
+  for (let i = 0; i < spawns; i++) targets.forEach((t, j) => times[j]!.push(loadOnce(t.file)));
+
+  const measures = targets.map((t, j) => ({
+    name: t.name,
+    routeId: t.routeId,
+    bytes: statSync(t.file).size,
+    loadMs: median(times[j]!),
+    heaviest: heaviestSources(t.metafile),
+  }));
+  const [baseline, ...functions] = measures;
+  return {
+    baseline: baseline!,
+    functions: functions.map((f) => ({ ...f, routeId: f.routeId!, loadRatio: f.loadMs / baseline!.loadMs })),
+  };
+}

@@ -1,0 +1,292 @@
+/**
+ * `npm run --silent admin -- <command>`: the platform team's CLI. It parses arguments, calls the operations in
+ * shared/admin/ and prints their result, as text or, with --json, as exactly one JSON object on stdout.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { AdminError } from '../shared/admin/errors.ts';
+import { loadBankCredentials } from '../shared/admin/bank-credentials.ts';
+import { listKeys, revokeKey, rotateKey } from '../shared/admin/key-admin.ts';
+import { createMerchant, KEY_PREFIX, type AdminStores } from '../shared/admin/merchant-admin.ts';
+import { describeMerchant, provisionMerchant, setRateLimit, setTestMode } from '../shared/admin/merchant-settings.ts';
+import { requireEnv } from '../shared/config.ts';
+import { createSecretBox } from '../shared/crypto/create-crypto.ts';
+import { CryptoError } from '../shared/crypto/errors.ts';
+import type { SecretBox } from '../shared/crypto/secret-box.ts';
+import { GATEWAY_IDS, GATEWAYS, OPERATION_CLASSES, type GatewayId } from '../shared/domain/merchant.ts';
+import type { Mode } from '../shared/domain/session-state.ts';
+import { createApiKeyStore, type ApiKeyRecord, type KeyKind } from '../shared/store/api-key-store.ts';
+import { createDocumentClient } from '../shared/store/dynamo-client.ts';
+import { createMerchantStore } from '../shared/store/merchant-store.ts';
+import { sandboxEnvironment } from '../infra/sandbox/environment.ts';
+
+const KINDS = Object.keys(KEY_PREFIX) as KeyKind[];
+const MODES: readonly Mode[] = ['test', 'live'];
+const CACHE_NOTE = 'Running API functions see the change within 30 s (their key cache).';
+
+const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--aws]
+
+Commands:
+  merchant create --name <name> [--unprovisioned]
+  merchant show --merchant <id>
+  merchant provision --merchant <id>
+  keys rotate --merchant <id> --kind ${KINDS.join('|')} --mode ${MODES.join('|')}
+  keys revoke --merchant <id> (--key <key> | --hash <sha256>)
+  keys list --merchant <id>
+  test-mode --merchant <id> --gateway ${GATEWAY_IDS.join('|')} (--on | --off)
+  credentials load --merchant <id> --gateway ${GATEWAY_IDS.join('|')} --file <credentials.json>
+  limits set --merchant <id> --class ${OPERATION_CLASSES.join('|')} --per-minute <n> --per-day <n>
+
+Without --aws it acts on the sandbox, reading the same variables as \`npm start\`: DYNAMODB_ENDPOINT (or
+DYNAMODB_PORT), TABLE_NAME and SANDBOX_DIR (local keys in <SANDBOX_DIR>/keys). With --aws it acts on the deployed
+table: TABLE_NAME and AWS_REGION, and SECRETS_KMS_KEY_ARN for \`credentials load\`.
+--json prints exactly one JSON object on stdout. Exit codes: 0 done, 1 refused or failed, 2 usage error.`;
+
+class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+interface Target {
+  stores: AdminStores;
+  /** Built only for the command that needs it. */
+  secretBox(): SecretBox;
+  where: string;
+  close(): void;
+}
+
+interface Command {
+  synopsis: string;
+  options: Options;
+  run(values: Values, target: Target): Promise<{ json: object; text: string }>;
+}
+
+const merchantOption: Options = { merchant: { type: 'string' } };
+
+const commands: Record<string, Command> = {
+  'merchant create': {
+    synopsis: 'merchant create --name <name> [--unprovisioned]',
+    options: { name: { type: 'string' }, unprovisioned: { type: 'boolean' } },
+    async run(values, { stores }) {
+      const { merchant, keys } = await createMerchant(stores, { name: text(values, 'name'), now: new Date(), provisioned: !values.unprovisioned });
+      return {
+        json: { merchantId: merchant.id, name: merchant.name, provisioned: merchant.provisioned, testMode: merchant.testMode, ...keys },
+        text: [
+          `Merchant ${merchant.id} "${merchant.name}" created${merchant.provisioned ? '' : ' (not provisioned: sessions get 409 until `merchant provision`)'}.`,
+          `Test mode is on for ${onGateways(merchant.testMode).join(', ') || 'no gateway'}. These keys are shown once: store them now.`,
+          `  secret key (test):       ${keys.secretTest}`,
+          `  publishable key (test):  ${keys.publishableTest}`,
+          `  read-only key (test):    ${keys.restrictedTest}`,
+          `  secret key (live):       ${keys.secretLive}`,
+          `  publishable key (live):  ${keys.publishableLive}`,
+          `  read-only key (live):    ${keys.restrictedLive}`,
+        ].join('\n'),
+      };
+    },
+  },
+  'merchant show': {
+    synopsis: 'merchant show --merchant <id>',
+    options: merchantOption,
+    async run(values, { stores }) {
+      const overview = await describeMerchant(stores, text(values, 'merchant'));
+      const { merchant, limits } = overview;
+      const perGateway = (describe: (gateway: GatewayId) => string) => GATEWAY_IDS.map((g) => `${g}: ${describe(g)}`).join(', ');
+      return {
+        json: overview,
+        text: [
+          `Merchant ${merchant.id} "${merchant.name}"`,
+          `  created      ${merchant.createdAt}`,
+          `  provisioned  ${merchant.provisioned ? 'yes' : 'no'}`,
+          `  gateways     ${Object.entries(merchant.gateways).map(([currency, g]) => `${currency}: ${g}`).join(', ')}`,
+          `  test mode    ${perGateway((g) => (merchant.testMode[g] ? 'on' : GATEWAYS[g].supportsTestMode ? 'off' : 'off (no test environment)'))}`,
+          `  credentials  ${perGateway((g) => (merchant.credentialsLoaded[g] ? 'loaded' : 'not loaded'))}`,
+          `  limits       ${OPERATION_CLASSES.map((c) => `${c} ${limits[c].perMinute}/min ${limits[c].perDay}/day${limits[c].overridden ? ' (override)' : ''}`).join(', ')}`,
+          `Keys (${overview.keys.length})`,
+          ...keyLines(overview.keys),
+        ].join('\n'),
+      };
+    },
+  },
+  'merchant provision': {
+    synopsis: 'merchant provision --merchant <id>',
+    options: merchantOption,
+    async run(values, { stores }) {
+      const merchant = await provisionMerchant(stores, text(values, 'merchant'));
+      return { json: { merchantId: merchant.id, provisioned: merchant.provisioned }, text: `Merchant ${merchant.id} is provisioned. ${CACHE_NOTE}` };
+    },
+  },
+  'keys rotate': {
+    synopsis: `keys rotate --merchant <id> --kind ${KINDS.join('|')} --mode ${MODES.join('|')}`,
+    options: { ...merchantOption, kind: { type: 'string' }, mode: { type: 'string' } },
+    async run(values, { stores }) {
+      const [merchantId, kind, mode] = [text(values, 'merchant'), oneOf(values, 'kind', KINDS), oneOf(values, 'mode', MODES)];
+      const issued = await rotateKey(stores, merchantId, kind, mode, new Date());
+      return {
+        json: { merchantId, kind, mode, ...issued },
+        text: `New ${kind} key (${mode}) for ${merchantId}, shown once:\n  ${issued.key}\nThe older keys stay valid until \`keys revoke\`.`,
+      };
+    },
+  },
+  'keys revoke': {
+    synopsis: 'keys revoke --merchant <id> (--key <key> | --hash <sha256>)',
+    options: { ...merchantOption, key: { type: 'string' }, hash: { type: 'string' } },
+    async run(values, { stores }) {
+      const merchantId = text(values, 'merchant');
+      if ((values.key === undefined) === (values.hash === undefined)) throw new UsageError('Give exactly one of --key and --hash.');
+      const reference = values.key !== undefined ? { key: text(values, 'key') } : { keyHash: text(values, 'hash') };
+      const record = await revokeKey(stores, merchantId, reference);
+      return { json: { merchantId, keyHash: record.keyHash, hint: record.hint, status: record.status }, text: `Revoked ${record.hint}. ${CACHE_NOTE}` };
+    },
+  },
+  'keys list': {
+    synopsis: 'keys list --merchant <id>',
+    options: merchantOption,
+    async run(values, { stores }) {
+      const merchantId = text(values, 'merchant');
+      const keys = await listKeys(stores, merchantId);
+      return { json: { merchantId, keys }, text: [`Keys of ${merchantId} (${keys.length})`, ...keyLines(keys)].join('\n') };
+    },
+  },
+  'test-mode': {
+    synopsis: `test-mode --merchant <id> --gateway ${GATEWAY_IDS.join('|')} (--on | --off)`,
+    options: { ...merchantOption, gateway: { type: 'string' }, on: { type: 'boolean' }, off: { type: 'boolean' } },
+    async run(values, { stores }) {
+      const [merchantId, gateway] = [text(values, 'merchant'), oneOf(values, 'gateway', GATEWAY_IDS)];
+      if (Boolean(values.on) === Boolean(values.off)) throw new UsageError('Give exactly one of --on and --off.');
+      const merchant = await setTestMode(stores, merchantId, gateway, Boolean(values.on));
+      const on = Boolean(merchant.testMode[gateway]);
+      return { json: { merchantId, gateway, testMode: on }, text: `Test mode is ${on ? 'on' : 'off'} for ${gateway} of ${merchantId}. ${CACHE_NOTE}` };
+    },
+  },
+  'credentials load': {
+    synopsis: `credentials load --merchant <id> --gateway ${GATEWAY_IDS.join('|')} --file <credentials.json>`,
+    options: { ...merchantOption, gateway: { type: 'string' }, file: { type: 'string' } },
+    async run(values, target) {
+      const [merchantId, gateway, file] = [text(values, 'merchant'), oneOf(values, 'gateway', GATEWAY_IDS), text(values, 'file')];
+      let content: string;
+      try {
+        content = readFileSync(file, 'utf8');
+      } catch (error) {
+        throw new AdminError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+      }
+      await loadBankCredentials({ ...target.stores, secretBox: target.secretBox() }, merchantId, gateway, content);
+      return {
+        json: { merchantId, gateway, credentialsLoaded: true },
+        text: `Credentials for ${gateway} of ${merchantId} are stored, encrypted. ${CACHE_NOTE}`,
+      };
+    },
+  },
+  'limits set': {
+    synopsis: `limits set --merchant <id> --class ${OPERATION_CLASSES.join('|')} --per-minute <n> --per-day <n>`,
+    options: { ...merchantOption, class: { type: 'string' }, 'per-minute': { type: 'string' }, 'per-day': { type: 'string' } },
+    async run(values, { stores }) {
+      const [merchantId, operationClass] = [text(values, 'merchant'), oneOf(values, 'class', OPERATION_CLASSES)];
+      const limit = { perMinute: count(values, 'per-minute'), perDay: count(values, 'per-day') };
+      await setRateLimit(stores, merchantId, operationClass, limit);
+      return {
+        json: { merchantId, class: operationClass, ...limit },
+        text: `${operationClass} limit of ${merchantId}: ${limit.perMinute}/min, ${limit.perDay}/day. ${CACHE_NOTE}`,
+      };
+    },
+  },
+};
+
+const globalOptions: Options = { json: { type: 'boolean' }, aws: { type: 'boolean' } };
+
+function text(values: Values, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required.`);
+  return value.trim();
+}
+
+function oneOf<T extends string>(values: Values, name: string, allowed: readonly T[]): T {
+  const value = text(values, name);
+  if (!allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}; got "${value}".`);
+  return value as T;
+}
+
+function count(values: Values, name: string): number {
+  const value = text(values, name);
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number; got "${value}".`);
+  return Number(value);
+}
+
+const onGateways = (testMode: Partial<Record<GatewayId, boolean>>) => GATEWAY_IDS.filter((g) => testMode[g]);
+
+function keyLines(keys: ApiKeyRecord[]): string[] {
+  return keys.map((k) => `  ${k.hint.padEnd(16)} ${k.kind.padEnd(11)} ${k.mode.padEnd(4)} ${k.status.padEnd(7)} ${k.createdAt}  ${k.keyHash}`);
+}
+
+function openTarget(aws: boolean): Target {
+  if (aws) {
+    const tableName = requireEnv('TABLE_NAME');
+    const region = requireEnv('AWS_REGION');
+    const db = createDocumentClient({ tableName, region });
+    return {
+      stores: { merchants: createMerchantStore(db, tableName), apiKeys: createApiKeyStore(db, tableName) },
+      secretBox: () => createSecretBox({ secretsKmsKeyArn: requireEnv('SECRETS_KMS_KEY_ARN') }),
+      where: `table ${tableName} in ${region}`,
+      close: () => db.destroy(),
+    };
+  }
+  const env = sandboxEnvironment();
+  const db = createDocumentClient({ tableName: env.tableName, endpoint: env.dynamoEndpoint });
+  return {
+    stores: { merchants: createMerchantStore(db, env.tableName), apiKeys: createApiKeyStore(db, env.tableName) },
+    secretBox: () => createSecretBox({ localKeyDir: env.keyDir }),
+    where: `table ${env.tableName} at ${env.dynamoEndpoint} (is the sandbox running? \`npm start\`)`,
+    close: () => db.destroy(),
+  };
+}
+
+/** What went wrong, in one line: the platform team needs the cause, never a stack trace. */
+function failureMessage(error: unknown, target: Target | undefined): string {
+  if (error instanceof AdminError || error instanceof CryptoError) return error.message;
+  const { name, message, code } = error as Error & { code?: string };
+  if (name === 'ResourceNotFoundException') return `The table does not exist: ${target?.where ?? ''}.`;
+  if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) return `Cannot reach DynamoDB: ${target?.where ?? ''}.`;
+  return name === 'Error' ? message : `${name}: ${message}`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const pair = `${argv[0]} ${argv[1] ?? ''}`;
+  const [name, rest] = pair in commands ? [pair, argv.slice(2)] : [argv[0]!, argv.slice(1)];
+  const command = commands[name];
+  let target: Target | undefined;
+  try {
+    if (!command) throw new UsageError(`Unknown command "${pair.trim()}".`);
+    let values: Values;
+    try {
+      ({ values } = parseArgs({ args: rest, options: { ...command.options, ...globalOptions }, strict: true, allowPositionals: false }));
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    target = openTarget(Boolean(values.aws));
+    const result = await command.run(values, target);
+    process.stdout.write(`${values.json ? JSON.stringify(result.json) : result.text}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      const usage = command ? `Usage: npm run --silent admin -- ${command.synopsis} [--json] [--aws]` : USAGE;
+      process.stderr.write(`Error: ${error.message}\n\n${usage}\n`);
+      return 2;
+    }
+    process.stderr.write(`Error: ${failureMessage(error, target)}\n`);
+    return 1;
+  } finally {
+    target?.close();
+  }
+}
+
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

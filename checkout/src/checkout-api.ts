@@ -1,0 +1,52 @@
+/**
+ * The page's only network partner: the checkout API on the same origin (the sandbox, or CloudFront's
+ * /v1/checkout/* behaviour in AWS). Card data travels in request bodies only, never in a URL.
+ */
+import type { z } from 'zod';
+import type { CheckoutChargeResultSchema, CheckoutSessionSchema } from '../../shared/schemas/checkout-schemas.ts';
+import type { ErrorBody } from '../../shared/http/response.ts';
+
+export type CheckoutSession = z.output<typeof CheckoutSessionSchema> & { serverTime?: string };
+export type ChargeResult = z.output<typeof CheckoutChargeResultSchema>;
+
+export type NewCardPayment = {
+  card: { number: string; expMonth: number; expYear: number; cvv: string; holderName: string };
+  document?: { type: string; id: string };
+};
+/** Stored-card sessions: the card is known to the session, the buyer sends the CVV (and a document if asked). */
+export type StoredCardPayment = { card: { cvv: string }; document?: { type: string; id: string } };
+
+export type ApiAnswer<T> =
+  | { ok: true; status: number; body: T; serverNow: number | null }
+  | { ok: false; status: number; error: ErrorBody | null; retryAfterSeconds: number | null };
+
+/** status 0: the request never got an answer (offline, connection dropped). */
+const NO_ANSWER = { ok: false, status: 0, error: null, retryAfterSeconds: null } as const;
+
+async function call<T>(path: string, init: RequestInit): Promise<ApiAnswer<T>> {
+  let response: Response;
+  try {
+    response = await fetch(path, { ...init, credentials: 'same-origin', cache: 'no-store' });
+  } catch {
+    return NO_ANSWER;
+  }
+  const body = (await response.json().catch(() => null)) as unknown;
+  if (!response.ok) {
+    const retryAfter = Number(response.headers.get('retry-after'));
+    return { ok: false, status: response.status, error: body as ErrorBody | null, retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null };
+  }
+  // Date has whole seconds, cut down: the server's time was somewhere in the next second, half of one on average.
+  const date = Date.parse(response.headers.get('date') ?? '') + 500;
+  return { ok: true, status: response.status, body: body as T, serverNow: Number.isNaN(date) ? null : date };
+}
+
+const post = <T>(path: string, body: unknown, idempotencyKey: string) =>
+  call<T>(path, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey }, body: JSON.stringify(body) });
+
+export const getCheckoutSession = (reference: string) => call<CheckoutSession>(`/v1/checkout/sessions/${encodeURIComponent(reference)}`, { method: 'GET' });
+
+export const chargeCard = (sessionReference: string, payment: NewCardPayment | StoredCardPayment, idempotencyKey: string) =>
+  post<ChargeResult>('/v1/checkout/charge', { sessionReference, ...payment }, idempotencyKey);
+
+export const confirmOtp = (sessionReference: string, transactionReference: string, code: string, idempotencyKey: string) =>
+  post<ChargeResult>('/v1/checkout/otp', { sessionReference, transactionReference, code }, idempotencyKey);

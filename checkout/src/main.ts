@@ -1,0 +1,221 @@
+/**
+ * The checkout page: reads the session named in ?session=, shows the form that fits it, sends the charge (and the
+ * OTP when the bank asks for one), and follows the session while the page is open: a session that closes
+ * elsewhere (time, merchant, another tab) is shown closed within one poll.
+ */
+import type { ClosedReason } from '../../shared/domain/session-state.ts';
+import { chargeCard, confirmOtp, getCheckoutSession, type ApiAnswer, type ChargeResult, type CheckoutSession } from './checkout-api.ts';
+import { byId, show } from './dom.ts';
+import { APPROVED_NO_RETURN, APPROVED_REDIRECT, CLOSED_TEXTS, CLOSED_TITLES, payLabel, REFUSALS, REQUEST_PROBLEMS } from './messages.ts';
+import { formatAmount } from './money.ts';
+import { OtpForm } from './otp-form.ts';
+import { PaymentForm } from './payment-form.ts';
+import { ServerClock } from './server-clock.ts';
+import { SessionSummary } from './session-summary.ts';
+
+/** Often enough that a closed session is noticed within seconds; reads are cheap and not rate limited. */
+const POLL_MS = 3000;
+/** Long enough to read "approved" before leaving. */
+const REDIRECT_DELAY_MS = 1500;
+/** A repeat of a charge still running (409 idempotency_in_progress) is retried with the same key this many times. */
+const IN_PROGRESS_RETRIES = 10;
+
+type View = 'loading' | 'closed' | 'approved' | 'waiting' | 'pay' | 'otp';
+const VIEW_ELEMENTS: Record<View, string> = { loading: 'loading', closed: 'closed', approved: 'approved', waiting: 'waiting', pay: 'pay-form', otp: 'otp-form' };
+const FINAL_VIEWS: ReadonlySet<View> = new Set(['closed', 'approved']);
+
+const reference = new URLSearchParams(location.search).get('session') ?? '';
+const clock = new ServerClock();
+const summary = new SessionSummary(clock, () => void refresh());
+const payment = new PaymentForm();
+const otp = new OtpForm();
+
+let view: View = 'loading';
+let configured = false;
+/** A charge or OTP request is on its way: polls wait, and a second submit is ignored. */
+let inFlight = false;
+let reading = false;
+/**
+ * One key per attempt: kept while an attempt may be retried unchanged (no answer arrived), so the retry can never
+ * charge twice; a new key once the buyer changes anything or an answer arrived.
+ */
+let chargeKey: string | null = null;
+let poller: number | undefined;
+
+function showView(next: View): void {
+  view = next;
+  for (const [name, id] of Object.entries(VIEW_ELEMENTS)) show(byId(id), name === next);
+  if (FINAL_VIEWS.has(next)) {
+    window.clearInterval(poller);
+    summary.stopCountdown();
+  }
+}
+
+function showClosed(reason: ClosedReason | 'completed' | 'not_found'): void {
+  if (view === 'approved') return;
+  byId('closed-title').textContent = CLOSED_TITLES[reason];
+  byId('closed-text').textContent = CLOSED_TEXTS[reason];
+  const changed = view !== 'closed';
+  showView('closed');
+  if (changed) byId('closed-title').focus();
+}
+
+function showApproved(returnUrl: string | null): void {
+  const target = safeReturnUrl(returnUrl);
+  byId('approved-text').textContent = target ? APPROVED_REDIRECT : APPROVED_NO_RETURN;
+  const link = byId<HTMLAnchorElement>('approved-return');
+  if (target) link.href = target;
+  show(link, Boolean(target));
+  showView('approved');
+  byId('approved-title').focus();
+  if (target) window.setTimeout(() => location.assign(target), REDIRECT_DELAY_MS);
+}
+
+/** Only web addresses: a javascript: or data: returnUrl must never run in the checkout's origin. */
+function safeReturnUrl(value: string | null): string | null {
+  try {
+    const url = new URL(value ?? '');
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function showOtp(transactionReference: string, entriesRemaining: number | null): void {
+  if (otp.transactionReference !== transactionReference) otp.start(transactionReference, entriesRemaining);
+  if (view !== 'otp') {
+    showView('otp');
+    otp.focus();
+  }
+}
+
+/** Brings the page in line with the session as the server sees it now. */
+function applySession(session: CheckoutSession, serverNow: number | null): void {
+  if (serverNow !== null) clock.sync(serverNow);
+  summary.render(session);
+  if (!configured) {
+    payment.configure(session, payLabel(formatAmount(session.amountMinor, session.currency)));
+    configured = true;
+  }
+  payment.showLastAttemptWarning(session.lastAttemptWarning);
+  if (FINAL_VIEWS.has(view)) return;
+  switch (session.status) {
+    case 'completed':
+      // The attempt this page was waiting for (the bank answered late) was approved: the buyer's own payment.
+      return view === 'waiting' ? showApproved(session.returnUrl) : showClosed('completed');
+    case 'expired':
+      return showClosed(session.closedReason ?? 'expired');
+    case 'otp_requested':
+      if (session.lastTransaction) showOtp(session.lastTransaction.reference, null);
+      break;
+    case 'processing':
+    case 'otp_confirmed':
+      if (!inFlight) showView('waiting');
+      break;
+    default:
+      if (view === 'loading' || view === 'waiting' || view === 'otp') {
+        const wasWaiting = view !== 'loading';
+        showView('pay');
+        // The attempt the page was waiting for ended rejected: say why.
+        if (wasWaiting && session.lastTransaction?.declineReason) payment.declined(session.lastTransaction.declineReason);
+      }
+  }
+  if (!FINAL_VIEWS.has(view)) summary.startCountdown();
+}
+
+async function refresh(): Promise<void> {
+  if (reading || inFlight || FINAL_VIEWS.has(view)) return;
+  reading = true;
+  const answer = await getCheckoutSession(reference);
+  reading = false;
+  // A charge answer that arrived meanwhile is newer than this read.
+  if (inFlight) return;
+  if (answer.ok) applySession(answer.body, answer.serverNow);
+  else if (answer.status === 404 || answer.status === 400) showClosed('not_found');
+  // Other failures (offline for a moment): the next poll tries again.
+}
+
+/** Sends a request; a repeat that finds the first still running waits and asks again with the same key. */
+async function send<T>(request: () => Promise<ApiAnswer<T>>): Promise<ApiAnswer<T>> {
+  let answer = await request();
+  for (let retry = 0; retry < IN_PROGRESS_RETRIES && !answer.ok && answer.error?.code === 'idempotency_in_progress'; retry++) {
+    const waitSeconds = (!answer.ok && answer.retryAfterSeconds) || 1;
+    await new Promise((resolve) => window.setTimeout(resolve, waitSeconds * 1000));
+    answer = await request();
+  }
+  return answer;
+}
+
+/** What a charge or OTP answer means for the page. */
+function applyResult(result: ChargeResult): void {
+  const { transaction, session, nextAction } = result;
+  if (transaction.status === 'approved') return showApproved(session.returnUrl);
+  if (nextAction?.type === 'otp') return showOtp(transaction.reference, nextAction.entriesRemaining);
+  if (transaction.status === 'pending') return showView('waiting');
+  if (session.status === 'expired') return showClosed(session.closedReason ?? 'expired');
+  // Declined or failed with attempts left (an OTP step that ended declined included): back to the form.
+  showView('pay');
+  payment.showLastAttemptWarning(session.attemptsRemaining === 1);
+  payment.declined(transaction.declineReason ?? REQUEST_PROBLEMS.unavailable);
+}
+
+/** A request that did not become a result: closed sessions are shown closed; the rest is explained in place. */
+function applyRefusal(answer: Extract<ApiAnswer<unknown>, { ok: false }>, showProblem: (message: string, field?: string) => void): void {
+  const code = answer.error?.code ?? '';
+  if (answer.status === 410) showClosed(summary.timeIsUp() ? 'expired' : 'merchant_request');
+  else if (code === 'attempts_exhausted') showClosed('max_failures_reached');
+  else if (code === 'session_completed') showClosed('completed');
+  else if (answer.status === 404) showClosed('not_found');
+  else if (answer.status === 0) showProblem(REQUEST_PROBLEMS.offline);
+  else if (answer.status === 429) showProblem(REQUEST_PROBLEMS.tooMany);
+  else if (answer.status === 400) showProblem(REQUEST_PROBLEMS.rejectedData, answer.error?.field);
+  else showProblem(REFUSALS[code] ?? REQUEST_PROBLEMS.unavailable);
+  // After a 400 (an attempt that counted) or a 409 on an open session: attempts left, the warning, or a closing.
+  void refresh();
+}
+
+async function submitPayment(event: SubmitEvent): Promise<void> {
+  event.preventDefault();
+  if (inFlight) return;
+  const data = payment.read(clock.now());
+  if (!data) return;
+  chargeKey ??= crypto.randomUUID();
+  const key = chargeKey;
+  inFlight = true;
+  payment.setBusy(true);
+  const answer = await send(() => chargeCard(reference, data, key));
+  inFlight = false;
+  payment.setBusy(false);
+  if (answer.status !== 0) chargeKey = null;
+  if (answer.ok) applyResult(answer.body);
+  else applyRefusal(answer, (message, field) => payment.showProblem(message, field));
+}
+
+async function submitOtp(event: SubmitEvent): Promise<void> {
+  event.preventDefault();
+  const transactionReference = otp.transactionReference;
+  const code = otp.read();
+  if (inFlight || !code || !transactionReference) return;
+  const key = crypto.randomUUID();
+  inFlight = true;
+  otp.setBusy(true);
+  const answer = await send(() => confirmOtp(reference, transactionReference, code, key));
+  inFlight = false;
+  otp.setBusy(false);
+  if (answer.ok) applyResult(answer.body);
+  else if (answer.error?.code === 'otp_invalid') otp.wrongCode();
+  else applyRefusal(answer, (message) => otp.showProblem(message));
+}
+
+function start(): void {
+  payment.form.addEventListener('submit', (event) => void submitPayment(event));
+  payment.form.addEventListener('input', () => (chargeKey = null));
+  otp.form.addEventListener('submit', (event) => void submitOtp(event));
+  if (!/^cs_[0-9A-Za-z]{1,64}$/.test(reference)) return showClosed('not_found');
+  void refresh();
+  poller = window.setInterval(() => void refresh(), POLL_MS);
+  // A phone that wakes the tab up should not show a stale form until the next poll.
+  document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && void refresh());
+}
+
+start();

@@ -1,0 +1,54 @@
+/**
+ * The top of the page: what is being paid (amount, description), test mode, and the time left to pay, counted
+ * down on the server's clock.
+ */
+import type { CheckoutSession } from './checkout-api.ts';
+import { byId, show } from './dom.ts';
+import { formatAmount } from './money.ts';
+import { formatRemaining, type ServerClock } from './server-clock.ts';
+
+export class SessionSummary {
+  private expiresAt: number | null = null;
+  private timer: number | undefined;
+
+  constructor(
+    private readonly clock: ServerClock,
+    /** Called once when the countdown reaches zero: the server decides whether the session really closed. */
+    private readonly onTimeUp: () => void,
+  ) {}
+
+  render(session: CheckoutSession): void {
+    byId('amount').textContent = formatAmount(session.amountMinor, session.currency);
+    show(byId('amount-line'));
+    const description = byId('description');
+    description.textContent = session.description ?? '';
+    show(description, Boolean(session.description));
+    show(byId('test-banner'), session.test);
+    this.expiresAt = Date.parse(session.expiresAt);
+  }
+
+  /** Whether expiresAt has passed on the server's clock: a 410 then means expired by time, else closed by the merchant. */
+  timeIsUp(): boolean {
+    return this.expiresAt !== null && this.clock.now() >= this.expiresAt;
+  }
+
+  startCountdown(): void {
+    show(byId('countdown'));
+    this.tick();
+    this.timer ??= window.setInterval(() => this.tick(), 1000);
+  }
+
+  stopCountdown(): void {
+    window.clearInterval(this.timer);
+    this.timer = undefined;
+    show(byId('countdown'), false);
+  }
+
+  private tick(): void {
+    if (this.expiresAt === null) return;
+    const remaining = this.expiresAt - this.clock.now();
+    byId('countdown-value').textContent = formatRemaining(remaining);
+    byId('countdown').classList.toggle('urgent', remaining < 60_000);
+    if (remaining <= 0) this.onTimeUp();
+  }
+}

@@ -1,0 +1,81 @@
+import { afterWrongOtp, decideOtpEntry } from '../../shared/domain/charge-transitions.ts';
+import { SERVICE_CODES } from '../../shared/domain/decline-codes.ts';
+import { buildEvent } from '../../shared/domain/events.ts';
+import { stateOf, type Session } from '../../shared/domain/session.ts';
+import { traced, type Transaction } from '../../shared/domain/transaction.ts';
+import type { Deps } from '../../shared/deps.ts';
+import { ApiError, NotFoundError } from '../../shared/errors.ts';
+import { defineApiHandler } from '../../shared/http/api-handler.ts';
+import type { ApiRequest, ApiResult } from '../../shared/http/api-types.ts';
+import { errorBody } from '../../shared/http/response.ts';
+import { GatewayUnavailableError } from '../../shared/gateways/payment-gateway.ts';
+import { CheckoutOtpBodySchema, type CheckoutOtpBody } from '../../shared/schemas/checkout-schemas.ts';
+import { ConditionFailedError } from '../../shared/store/conditions.ts';
+import { applyOutcome, bankAccountFor, chargeAnswer, commitStep, MAX_RACES, progressStep, refuse, rejection, requireSession, settlementStep } from './charge-attempt.ts';
+
+/**
+ * POST /v1/checkout/otp. The session goes otp_requested -> otp_confirmed -> processing -> completed/failed.
+ * Wrong codes are not failures of the session; after MAX_OTP_ENTRIES of them the attempt ends declined (one failure).
+ */
+export const { build, handler } = defineApiHandler('confirmCheckoutOtp', { body: CheckoutOtpBodySchema }, async (req, deps) => {
+  let session = await requireSession(deps, req.body.sessionReference);
+  for (let race = 1; ; race++) {
+    try {
+      return await enterCode(req, deps, session);
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError) || race >= MAX_RACES) throw error;
+      session = await requireSession(deps, req.body.sessionReference);
+    }
+  }
+});
+
+async function enterCode(req: ApiRequest<CheckoutOtpBody>, deps: Deps, session: Session): Promise<ApiResult> {
+  const transaction = await deps.transactions.get(req.body.transactionReference);
+  if (!transaction || transaction.sessionReference !== session.reference) throw new NotFoundError('transaction', 'transactionReference');
+  const decision = decideOtpEntry(stateOf(session), req.now);
+  if (decision.kind === 'refuse') refuse(decision.refusal);
+  // A code for an earlier attempt of the session is not awaited any more.
+  if (session.lastTransaction?.reference !== transaction.reference) refuse({ status: 409, code: 'otp_not_requested' });
+  if (decision.kind === 'too_late') {
+    return settle(deps, req, session, transaction, SERVICE_CODES.OTP_EXPIRED, 'The OTP was entered after the session expired.');
+  }
+
+  const account = await bankAccountFor(deps, req.auth.merchant, session);
+  const gateway = deps.gateways(session.gateway);
+  const reference = { transactionReference: transaction.reference, sessionReference: session.reference };
+  const verdict = await gateway.verifyOtp(reference, req.body.code, account).catch((error: unknown) => {
+    if (error instanceof GatewayUnavailableError) {
+      throw new ApiError(503, SERVICE_CODES.PROCESSOR_UNAVAILABLE, 'The bank could not check the code right now; nothing changed. Retry shortly.', { cause: error });
+    }
+    throw error;
+  });
+
+  if (verdict === 'invalid') {
+    const wrong = { ...traced(transaction, 'otp_invalid', req.now), otpFailures: transaction.otpFailures + 1 };
+    const next = afterWrongOtp(wrong.otpFailures);
+    if (next.kind === 'exhausted') return settle(deps, req, session, wrong, SERVICE_CODES.OTP_ATTEMPTS_EXCEEDED, `${wrong.otpFailures} wrong OTP codes.`);
+    const answer = {
+      statusCode: 422,
+      body: errorBody(422, 'otp_invalid', `The code is not correct. ${next.entriesRemaining} ${next.entriesRemaining === 1 ? 'entry remains' : 'entries remain'}.`, 'code'),
+    };
+    await commitStep(deps, progressStep(session, wrong, 'otp_requested'), answer, req.idempotency);
+    return answer;
+  }
+
+  const at = new Date(req.now).toISOString();
+  const confirmed = progressStep(session, traced(transaction, 'otp_confirmed', req.now), 'otp_confirmed', [
+    buildEvent('session.otp_confirmed', session.mode, at, { sessionReference: session.reference, transactionReference: transaction.reference }),
+  ]);
+  await commitStep(deps, confirmed, null);
+  const processing = progressStep(confirmed.after, confirmed.transaction, 'processing');
+  await commitStep(deps, processing, null);
+  return applyOutcome(deps, processing.after, processing.transaction, await gateway.authorize(reference, account), req.idempotency);
+}
+
+/** Ends the attempt declined: the session's failure count, and maybe its closing, follow the state machine. */
+async function settle(deps: Deps, req: ApiRequest<CheckoutOtpBody>, session: Session, transaction: Transaction, code: string, detail: string): Promise<ApiResult> {
+  const step = settlementStep(session, transaction, rejection('declined', code, detail), req.now);
+  const answer = chargeAnswer(step.after, step.transaction, req.now);
+  await commitStep(deps, step, answer, req.idempotency);
+  return answer;
+}

@@ -1,0 +1,40 @@
+import type { Deps } from '../../shared/deps.ts';
+import { ValidationError } from '../../shared/errors.ts';
+import {
+  applyAuthChange,
+  credentialFlags,
+  credentialsContext,
+  endpointUrlIssue,
+  type AuthInput,
+  type EndpointCredentials,
+  type WebhookEndpoint,
+} from '../../shared/webhooks/endpoint.ts';
+
+/** Refuses a url (or oauthTokenUrl) the sender would not reach: https only, public addresses in AWS. */
+export function checkEndpointUrl(deps: Deps, value: string, field: 'url' | 'oauthTokenUrl'): void {
+  const issue = endpointUrlIssue(value, { allowLoopbackHttp: deps.config.allowLoopbackWebhooks ?? false });
+  if (issue) throw new ValidationError(`Invalid ${field}: ${issue}.`, field, 'parameter_invalid');
+}
+
+export async function readCredentials(deps: Deps, endpoint: WebhookEndpoint): Promise<EndpointCredentials> {
+  if (!endpoint.credentialsCiphertext) return {};
+  return JSON.parse(await deps.secretBox.decrypt(endpoint.credentialsCiphertext, credentialsContext(endpoint))) as EndpointCredentials;
+}
+
+/**
+ * The authentication part of an endpoint after a create or a PATCH: settings, flags, and the credentials sealed
+ * again with the SecretBox. Throws a 400 naming the first field in the way.
+ */
+export async function resolveAuth(
+  deps: Deps,
+  identity: Pick<WebhookEndpoint, 'id' | 'merchantId'>,
+  current: Parameters<typeof applyAuthChange>[0],
+  input: AuthInput,
+): Promise<Pick<WebhookEndpoint, 'authType' | 'authHeaderName' | 'oauthTokenUrl' | 'oauthClientId' | 'oauthScope' | 'credentialsCiphertext' | 'hasAuthToken' | 'hasBasicAuth' | 'hasOAuthClientSecret'>> {
+  const { settings, credentials, issues } = applyAuthChange(current, input);
+  const first = issues[0];
+  if (first) throw new ValidationError(first.message, first.field, 'parameter_invalid');
+  if (input.oauthTokenUrl && settings.oauthTokenUrl) checkEndpointUrl(deps, settings.oauthTokenUrl, 'oauthTokenUrl');
+  const sealed = Object.keys(credentials).length > 0 ? await deps.secretBox.encrypt(JSON.stringify(credentials), credentialsContext(identity)) : null;
+  return { ...settings, credentialsCiphertext: sealed, ...credentialFlags(credentials) };
+}

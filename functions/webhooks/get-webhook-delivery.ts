@@ -1,0 +1,8 @@
+import { defineApiHandler } from '../../shared/http/api-handler.ts';
+import { WebhookDeliveryParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
+import { toDeliveryResource } from '../../shared/webhooks/delivery.ts';
+import { findDelivery } from './webhook-access.ts';
+
+export const { build, handler } = defineApiHandler('getWebhookDelivery', { params: WebhookDeliveryParamsSchema }, async (req, deps) => {
+  return { statusCode: 200, body: toDeliveryResource(await findDelivery(deps, req.auth, req.params.id)) };
+});

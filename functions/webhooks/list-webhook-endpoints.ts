@@ -1,0 +1,7 @@
+import { defineApiHandler } from '../../shared/http/api-handler.ts';
+import { toEndpointResource } from '../../shared/webhooks/endpoint.ts';
+
+export const { build, handler } = defineApiHandler('listWebhookEndpoints', {}, async (req, deps) => {
+  const endpoints = await deps.webhookEndpoints.list(req.auth.merchant.id, req.auth.mode);
+  return { statusCode: 200, body: { data: endpoints.map(toEndpointResource) } };
+});

@@ -1,0 +1,18 @@
+import type { AuthContext } from '../../shared/auth/authenticator.ts';
+import type { Deps } from '../../shared/deps.ts';
+import { NotFoundError } from '../../shared/errors.ts';
+import type { WebhookDelivery } from '../../shared/webhooks/delivery.ts';
+import type { WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
+
+/** Endpoints and deliveries belong to a merchant and a mode; anyone else's look exactly like missing ones. */
+export async function findEndpoint(deps: Deps, auth: AuthContext, id: string): Promise<WebhookEndpoint> {
+  const endpoint = await deps.webhookEndpoints.get(id);
+  if (!endpoint || endpoint.merchantId !== auth.merchant.id || endpoint.mode !== auth.mode) throw new NotFoundError('webhook endpoint', 'id');
+  return endpoint;
+}
+
+export async function findDelivery(deps: Deps, auth: AuthContext, id: string): Promise<WebhookDelivery> {
+  const delivery = await deps.webhookDeliveries.get(id);
+  if (!delivery || delivery.merchantId !== auth.merchant.id || delivery.mode !== auth.mode) throw new NotFoundError('webhook delivery', 'id');
+  return delivery;
+}

@@ -1,0 +1,37 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { DynamoDBRecord, DynamoDBStreamEvent, DynamoDBBatchResponse } from 'aws-lambda';
+import { newImageOf } from '../../shared/background/stream-image.ts';
+import { defineWorker } from '../../shared/background/define-worker.ts';
+import type { Deps } from '../../shared/deps.ts';
+import type { EventEnvelope } from '../../shared/domain/events.ts';
+import { newDelivery, type DeliveryMessage } from '../../shared/webhooks/delivery.ts';
+import { isSubscribed } from '../../shared/webhooks/subscriptions.ts';
+
+/**
+ * One delivery per enabled endpoint of the event's merchant and mode that subscribes to its type. The delivery id
+ * comes from the event and the endpoint, so a record seen twice creates nothing new and queues nothing twice.
+ */
+async function dispatch(record: DynamoDBRecord, deps: Deps): Promise<void> {
+  const item = newImageOf(record);
+  // Targeted events (webhook.test) were queued by the operation that made them.
+  if (record.eventName !== 'INSERT' || !item || item.type !== 'event' || item.targetEndpointId) return;
+  const merchantId = item.merchantId as string;
+  const envelope = item.envelope as EventEnvelope;
+  const endpoints = await deps.webhookEndpoints.list(merchantId, envelope.env);
+  for (const endpoint of endpoints) {
+    if (endpoint.status !== 'enabled' || !isSubscribed(endpoint.enabledEvents, envelope.type)) continue;
+    const delivery = newDelivery({ merchantId, mode: envelope.env, endpointId: endpoint.id, eventId: envelope.id, eventType: envelope.type }, deps.clock.now());
+    if (!(await deps.webhookDeliveries.createIfAbsent(delivery))) continue;
+    try {
+      await deps.queues.webhookDeliveries.send({ deliveryId: delivery.id } satisfies DeliveryMessage);
+    } catch (error) {
+      // Unqueued, the delivery would never be sent; without it, the retried record creates and queues it again.
+      await deps.webhookDeliveries.deleteUnsent(delivery.id);
+      throw error;
+    }
+  }
+}
+
+export const { build, handler } = defineWorker('dispatchWebhooks', (event: DynamoDBStreamEvent, deps): Promise<DynamoDBBatchResponse> =>
+  processPartialResponse(event, (record: DynamoDBRecord) => dispatch(record, deps), new BatchProcessor(EventType.DynamoDBStreams), { throwOnFullBatchFailure: false }),
+);

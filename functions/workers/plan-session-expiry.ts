@@ -1,0 +1,35 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { defineWorker } from '../../shared/background/define-worker.ts';
+import { newImageOf } from '../../shared/background/stream-image.ts';
+import type { Deps } from '../../shared/deps.ts';
+import { expiryScheduleName, planExpiry } from '../../shared/domain/expiry-timing.ts';
+import type { SessionStatus } from '../../shared/domain/session-state.ts';
+import type { ExpiryMessage } from './expire-sessions.ts';
+
+/**
+ * Keeps each session's expiry timer in step with the session, from the table's stream, so creating or closing a
+ * session stays one write and no API handler talks to the scheduler.
+ */
+async function plan(record: DynamoDBRecord, deps: Deps): Promise<void> {
+  const item = newImageOf(record);
+  if (!item || item.type !== 'session' || (record.eventName !== 'INSERT' && record.eventName !== 'MODIFY')) return;
+  const reference = item.reference as string;
+  const merchantId = item.merchantId as string;
+  const expiresAt = Date.parse(item.expiresAt as string);
+  const decision = planExpiry(record.eventName, { status: item.status as SessionStatus, expiresAt }, deps.clock.now());
+  switch (decision.kind) {
+    case 'schedule':
+      return deps.scheduler.schedule(expiryScheduleName(reference), decision.at, { merchantId, reference, expiresAt: item.expiresAt });
+    case 'queue':
+      return deps.queues.sessionExpiry.send({ reference } satisfies ExpiryMessage, { delaySeconds: decision.delaySeconds });
+    case 'cancel':
+      return deps.scheduler.cancel(expiryScheduleName(reference));
+    case 'none':
+      return;
+  }
+}
+
+export const { build, handler } = defineWorker('planSessionExpiry', (event: DynamoDBStreamEvent, deps): Promise<DynamoDBBatchResponse> =>
+  processPartialResponse(event, (record: DynamoDBRecord) => plan(record, deps), new BatchProcessor(EventType.DynamoDBStreams), { throwOnFullBatchFailure: false }),
+);

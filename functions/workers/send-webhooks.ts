@@ -1,0 +1,111 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { defineWorker } from '../../shared/background/define-worker.ts';
+import type { Deps } from '../../shared/deps.ts';
+import type { EventEnvelope } from '../../shared/domain/events.ts';
+import { ConditionFailedError } from '../../shared/store/conditions.ts';
+import { afterAttempt, abandonDelivery, type AttemptResult, type DeliveryMessage, type WebhookDelivery } from '../../shared/webhooks/delivery.ts';
+import { credentialsContext, secretContext, type EndpointCredentials, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
+import { HttpPostError } from '../../shared/webhooks/http-post.ts';
+import { OAuthTokenError } from '../../shared/webhooks/oauth-tokens.ts';
+import { outboundAuthHeaders } from '../../shared/webhooks/outbound-auth.ts';
+import { SIGNATURE_HEADER, signatureHeader } from '../../shared/webhooks/signature.ts';
+
+/** Thrown to report the message as failed: its retry (or its move to the dead-letter queue) is already arranged. */
+class DeliveryNotYetDoneError extends Error {
+  constructor(deliveryId: string) {
+    super(`Delivery ${deliveryId} failed; retry scheduled through the message visibility.`);
+    this.name = 'DeliveryNotYetDoneError';
+  }
+}
+
+const MAX_SAVE_CONFLICTS = 3;
+
+/** Writes the outcome; a concurrent attempt (a manual retry beside an automatic one) makes it read and apply again. */
+async function saveOutcome(deps: Deps, deliveryId: string, apply: (d: WebhookDelivery) => WebhookDelivery): Promise<WebhookDelivery | null> {
+  for (let round = 1; ; round++) {
+    const current = await deps.webhookDeliveries.get(deliveryId);
+    if (!current) return null;
+    const next = { ...apply(current), version: current.version + 1 };
+    try {
+      await deps.webhookDeliveries.save(next, current.version);
+      return next;
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError) || round >= MAX_SAVE_CONFLICTS) throw error;
+    }
+  }
+}
+
+/** One signed, authenticated POST; for oauth2 a 401 to a cached token fetches a fresh one and tries once more. */
+async function attempt(deps: Deps, endpoint: WebhookEndpoint, envelope: EventEnvelope): Promise<AttemptResult> {
+  // The spec's field order; the stored map comes back from DynamoDB in any order.
+  const body = JSON.stringify({ id: envelope.id, type: envelope.type, createdAt: envelope.createdAt, env: envelope.env, data: envelope.data });
+  const secret = await deps.secretBox.decrypt(endpoint.secretCiphertext, secretContext(endpoint));
+  const credentials: EndpointCredentials = endpoint.credentialsCiphertext
+    ? (JSON.parse(await deps.secretBox.decrypt(endpoint.credentialsCiphertext, credentialsContext(endpoint))) as EndpointCredentials)
+    : {};
+  const post = (token?: string) =>
+    deps.httpPost(endpoint.url, {
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': 'svc-webhooks/1',
+        [SIGNATURE_HEADER]: signatureHeader(secret, body, Math.floor(deps.clock.now() / 1000)),
+        ...outboundAuthHeaders(endpoint, credentials, token),
+      },
+      body,
+    });
+  try {
+    let answer;
+    if (endpoint.authType === 'oauth2') {
+      answer = await post(await deps.oauthTokens.token(endpoint.id, endpoint, credentials));
+      if (answer.statusCode === 401) answer = await post(await deps.oauthTokens.token(endpoint.id, endpoint, credentials, { refresh: true }));
+    } else {
+      answer = await post();
+    }
+    return { statusCode: answer.statusCode, durationMs: answer.durationMs, responseExcerpt: answer.excerpt, error: null };
+  } catch (error) {
+    if (error instanceof HttpPostError) return { statusCode: null, durationMs: error.durationMs, responseExcerpt: null, error: `${error.reason}: ${error.message}` };
+    if (error instanceof OAuthTokenError) return { statusCode: null, durationMs: 0, responseExcerpt: null, error: `oauth_token: ${error.message}` };
+    throw error;
+  }
+}
+
+async function send(record: SQSRecord, deps: Deps): Promise<void> {
+  const message = JSON.parse(record.body) as DeliveryMessage;
+  const manual = message.manual === true;
+  const delivery = await deps.webhookDeliveries.get(message.deliveryId);
+  if (!delivery) return deps.logger.warn('Delivery not found; message dropped', { deliveryId: message.deliveryId });
+  if (!manual && (delivery.state === 'succeeded' || delivery.state === 'failed')) return;
+
+  const endpoint = await deps.webhookEndpoints.get(delivery.endpointId);
+  const stored = await deps.outbox.get(delivery.eventId);
+  const stopReason = !endpoint ? 'endpoint_deleted' : !stored ? 'event_expired' : endpoint.status === 'disabled' && delivery.eventType !== 'webhook.test' ? 'endpoint_disabled' : null;
+  if (stopReason || !endpoint || !stored) {
+    await saveOutcome(deps, delivery.id, (d) => abandonDelivery(d, stopReason ?? 'endpoint_deleted', deps.clock.now()));
+    return;
+  }
+
+  const result = await attempt(deps, endpoint, stored.envelope);
+  let retryInSeconds: number | null = null;
+  const saved = await saveOutcome(deps, delivery.id, (d) => {
+    const outcome = afterAttempt(d, result, { manual, now: deps.clock.now() });
+    retryInSeconds = outcome.retryInSeconds;
+    return outcome.delivery;
+  });
+  deps.logger.info('Webhook attempt', { deliveryId: delivery.id, endpointId: endpoint.id, statusCode: result.statusCode, state: saved?.state, error: result.error });
+  if (manual || saved?.state === 'succeeded') return;
+  if (retryInSeconds !== null) {
+    await deps.queues.webhookDeliveries.changeVisibility(record.receiptHandle, retryInSeconds);
+    throw new DeliveryNotYetDoneError(delivery.id);
+  }
+  if (saved?.state === 'failed') {
+    // Retries spent: shown again at once, the next receive exceeds maxReceiveCount and redrive moves it to the
+    // dead-letter queue, where the alarm sees it.
+    await deps.queues.webhookDeliveries.changeVisibility(record.receiptHandle, 0);
+    throw new DeliveryNotYetDoneError(delivery.id);
+  }
+}
+
+export const { build, handler } = defineWorker('sendWebhooks', (event: SQSEvent, deps): Promise<SQSBatchResponse> =>
+  processPartialResponse(event, (record: SQSRecord) => send(record, deps), new BatchProcessor(EventType.SQS), { throwOnFullBatchFailure: false }),
+);

@@ -1,0 +1,132 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import {
+  AccessLogField,
+  AccessLogFormat,
+  AuthorizationType,
+  CfnRestApi,
+  EndpointAccessMode,
+  EndpointType,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  RestApi,
+  SecurityPolicy,
+} from 'aws-cdk-lib/aws-apigateway';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { RouteDefinition } from '../../shared/routes.ts';
+import { gatewayResponseHeaders, gatewayResponses, gatewayResponseTemplate, setsStatusCode } from '../gateway-responses.ts';
+import type { StageConfig } from '../stage-config.ts';
+import type { DataStore } from './data-store.ts';
+import { ServiceFunction, serviceEnvironment } from './service-function.ts';
+
+/** One JSON object per request. No headers and no bodies: the Authorization header carries the secret key. */
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: AccessLogField.contextRequestId(),
+    extendedRequestId: AccessLogField.contextExtendedRequestId(),
+    requestTime: AccessLogField.contextRequestTime(),
+    ip: AccessLogField.contextIdentitySourceIp(),
+    userAgent: AccessLogField.contextIdentityUserAgent(),
+    httpMethod: AccessLogField.contextHttpMethod(),
+    resourcePath: AccessLogField.contextResourcePath(),
+    path: AccessLogField.contextPath(),
+    protocol: AccessLogField.contextProtocol(),
+    status: AccessLogField.contextStatus(),
+    responseLength: AccessLogField.contextResponseLength(),
+    responseLatency: AccessLogField.contextResponseLatency(),
+    integrationStatus: AccessLogField.contextIntegrationStatus(),
+    integrationLatency: AccessLogField.contextIntegrationLatency(),
+    errorType: AccessLogField.contextErrorResponseType(),
+    errorMessage: AccessLogField.contextErrorMessage(),
+    xrayTraceId: AccessLogField.contextXrayTraceId(),
+  }),
+);
+
+export interface ApiProps {
+  config: StageConfig;
+  dataStore: DataStore;
+  /** The route manifest: one function and one method per entry. */
+  routes: Record<string, RouteDefinition>;
+}
+
+/**
+ * The public /v1 API: a REST API (AWS WAF attaches to REST APIs) with Lambda proxy integrations and one function
+ * per manifest route (a route added to shared/routes.ts gets its function and method here), each granted only the
+ * table access its route's `access` and `rateClass` call for.
+ */
+export class Api extends Construct {
+  readonly restApi: RestApi;
+  readonly accessLogs: LogGroup;
+  /** By route id: other constructs add their grants and environment to a route's function here (and later alarms). */
+  readonly routeFunctions: Record<string, ServiceFunction> = {};
+
+  constructor(scope: Construct, id: string, { config, dataStore, routes }: ApiProps) {
+    super(scope, id);
+
+    this.accessLogs = new LogGroup(this, 'AccessLogs', { retention: config.logRetention, removalPolicy: config.removalPolicy });
+    this.restApi = new RestApi(this, 'RestApi', {
+      restApiName: `svc-payments-${config.stage}`,
+      description: `svc-payments ${config.stage}: the /v1 API`,
+      // Server-to-server callers gain nothing from an edge hop; a regional WAF web ACL associates with the stage.
+      endpointTypes: [EndpointType.REGIONAL],
+      failOnWarnings: true,
+      // Access logging needs API Gateway's account-level CloudWatch role; retained because it is one per account
+      // and region, shared with every other stage there.
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      deployOptions: {
+        stageName: config.stage,
+        accessLogDestination: new LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: ACCESS_LOG_FORMAT,
+        tracingEnabled: true,
+        metricsEnabled: true,
+        throttlingRateLimit: config.apiThrottle.rateLimit,
+        throttlingBurstLimit: config.apiThrottle.burstLimit,
+      },
+    });
+    // The stack outputs the URL under a stable name (ApiUrl) instead of RestApi's generated one.
+    this.restApi.node.tryRemoveChild('Endpoint');
+    // The default execute-api endpoint would accept TLS 1.0; this policy takes TLS 1.2 and 1.3 with forward secrecy.
+    // The L2 construct has no property for it yet.
+    const cfnRestApi = this.restApi.node.defaultChild as CfnRestApi;
+    cfnRestApi.securityPolicy = SecurityPolicy.TLS13_1_2_PFS_PQ_2025_09;
+    cfnRestApi.endpointAccessMode = EndpointAccessMode.STRICT;
+
+    for (const definition of gatewayResponses) {
+      this.restApi.addGatewayResponse(definition.type.responseType, {
+        type: definition.type,
+        ...(setsStatusCode(definition) ? { statusCode: String(definition.statusCode) } : {}),
+        responseHeaders: gatewayResponseHeaders(definition),
+        templates: { 'application/json': gatewayResponseTemplate(definition) },
+      });
+    }
+
+    for (const [routeId, route] of Object.entries(routes)) {
+      const routeFunction = new ServiceFunction(this, routeId, {
+        config,
+        entry: route.entry,
+        description: `${route.method} ${route.path} (${routeId}): ${route.summary}`,
+        environment: serviceEnvironment(config, dataStore),
+      });
+      if (route.access === 'write') {
+        dataStore.grantItemReadWrite(routeFunction.role);
+      } else {
+        dataStore.grantItemRead(routeFunction.role);
+        if (route.rateClass) dataStore.grantRateCounterUpdates(routeFunction.role);
+      }
+      this.restApi.root.resourceForPath(route.path).addMethod(
+        route.method,
+        // No test-invoke permission: the function may be invoked by the deployed stage's method only.
+        new LambdaIntegration(routeFunction.function, { allowTestInvoke: false }),
+        // Authentication is the handler's (the manifest's `auth`: API keys, or the session for checkout routes).
+        { authorizationType: AuthorizationType.NONE, operationName: routeId },
+      );
+      this.routeFunctions[routeId] = routeFunction;
+    }
+  }
+
+  /** Base URL of the deployed stage, ending in `/`. */
+  get url(): string {
+    return this.restApi.url;
+  }
+}

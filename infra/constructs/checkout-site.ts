@@ -1,0 +1,180 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type { IRestApi } from 'aws-cdk-lib/aws-apigateway';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  OriginSslPolicy,
+  PriceClass,
+  ResponseHeadersPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CHECKOUT_PATH, writeCheckout } from '../../checkout/build.ts';
+import { ASSET_CACHE_CONTROL, CHECKOUT_CSP, CHECKOUT_PERMISSIONS_POLICY, CHECKOUT_SECURITY_HEADERS, PAGE_CACHE_CONTROL } from '../../checkout/page-headers.ts';
+import { DEFAULT_CHECKOUT_BASE_URL, type StageConfig } from '../stage-config.ts';
+
+export interface CheckoutSiteProps {
+  config: StageConfig;
+  /** The /v1 API: CloudFront forwards /v1/checkout/* to its stage, so the page calls its API on its own origin. */
+  restApi: IRestApi;
+  /** A built page (index.html and assets/, as `npm run build:checkout` writes). Default: a fresh build at synth. */
+  assetDir?: string;
+}
+
+/** Anything a Lambda-like function offers to receive the page's address. */
+interface AcceptsEnvironment {
+  addEnvironment(key: string, value: string): unknown;
+}
+
+/** /checkout?session=... is the page; S3 holds it as checkout/index.html. */
+const PAGE_REWRITE = `function handler(event) {
+  var request = event.request;
+  if (request.uri === '${CHECKOUT_PATH}' || request.uri === '${CHECKOUT_PATH}/') request.uri = '${CHECKOUT_PATH}/index.html';
+  return request;
+}`;
+
+/**
+ * The buyer's checkout page in AWS: a private bucket behind CloudFront (origin access control), HTTPS only, the
+ * same security headers and CSP as the sandbox serves (checkout/page-headers.ts), and /v1/checkout/* routed to
+ * the API. `url` is the base of every session's checkoutUrl.
+ *
+ * @example
+ * const site = new CheckoutSite(this, 'CheckoutSite', { config, restApi: api.restApi });
+ * site.useAsCheckoutBaseUrl(Object.values(api.routeFunctions).map((f) => f.function));
+ */
+export class CheckoutSite extends Construct {
+  readonly bucket: Bucket;
+  readonly distribution: Distribution;
+  /** https://<distribution domain>, no trailing slash. */
+  readonly url: string;
+  /** The stage names its own checkout address (a custom domain, to be attached to this distribution). */
+  private readonly stageNamesCheckoutUrl: boolean;
+
+  constructor(scope: Construct, id: string, { config, restApi, assetDir }: CheckoutSiteProps) {
+    super(scope, id);
+    const disposable = config.removalPolicy === RemovalPolicy.DESTROY;
+    this.stageNamesCheckoutUrl = config.checkoutBaseUrl !== DEFAULT_CHECKOUT_BASE_URL;
+
+    this.bucket = new Bucket(this, 'Bucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: config.removalPolicy,
+      autoDeleteObjects: disposable,
+    });
+
+    const securityHeaders = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: `svc-payments ${config.stage}: checkout page security headers`,
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: CHECKOUT_CSP, override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(730), includeSubdomains: true, preload: true, override: true },
+      },
+      customHeadersBehavior: {
+        customHeaders: [
+          { header: 'Permissions-Policy', value: CHECKOUT_PERMISSIONS_POLICY, override: true },
+          { header: 'Cross-Origin-Opener-Policy', value: CHECKOUT_SECURITY_HEADERS['Cross-Origin-Opener-Policy']!, override: true },
+        ],
+      },
+    });
+
+    const stack = Stack.of(this);
+    // By id, not restApi.url: the URL names the deployment stage, which depends on every route function, and those
+    // functions get this distribution's address: a dependency cycle.
+    const apiOrigin = new HttpOrigin(`${restApi.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
+      originPath: `/${config.stage}`,
+      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+      originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+    });
+
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: `svc-payments ${config.stage}: checkout page`,
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      // Buyers are in Venezuela: South American edge locations are only in the full price class.
+      priceClass: PriceClass.PRICE_CLASS_ALL,
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: securityHeaders,
+        functionAssociations: [
+          {
+            eventType: FunctionEventType.VIEWER_REQUEST,
+            function: new CloudFrontFunction(this, 'PageRewrite', { code: FunctionCode.fromInline(PAGE_REWRITE), runtime: FunctionRuntime.JS_2_0 }),
+          },
+        ],
+      },
+      additionalBehaviors: {
+        '/v1/checkout/*': {
+          origin: apiOrigin,
+          // Card data is never sent over plain HTTP, not even to be redirected.
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          cachePolicy: CachePolicy.CACHING_DISABLED,
+          // The API's own host header, or API Gateway would not know the request; everything else as the browser sent it.
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        },
+      },
+    });
+    this.url = `https://${this.distribution.distributionDomainName}`;
+
+    const source = Source.asset(assetDir ?? freshBuild());
+    // Assets first, never pruned: a page already open keeps loading the assets it names after a new deployment.
+    const assets = new BucketDeployment(this, 'Assets', {
+      sources: [source],
+      destinationBucket: this.bucket,
+      destinationKeyPrefix: 'checkout/',
+      exclude: ['index.html'],
+      cacheControl: [CacheControl.fromString(ASSET_CACHE_CONTROL)],
+      prune: false,
+    });
+    const page = new BucketDeployment(this, 'Page', {
+      sources: [source],
+      destinationBucket: this.bucket,
+      destinationKeyPrefix: 'checkout/',
+      exclude: ['*'],
+      include: ['index.html'],
+      cacheControl: [CacheControl.fromString(PAGE_CACHE_CONTROL)],
+      prune: false,
+      distribution: this.distribution,
+      distributionPaths: [CHECKOUT_PATH, `${CHECKOUT_PATH}/`, `${CHECKOUT_PATH}/index.html`],
+    });
+    page.node.addDependency(assets);
+  }
+
+  /**
+   * Makes this distribution the base of every checkoutUrl the functions build, unless the stage names its own
+   * checkout address (a custom domain, which must then be attached to this distribution).
+   */
+  useAsCheckoutBaseUrl(functions: AcceptsEnvironment[]): void {
+    if (this.stageNamesCheckoutUrl) return;
+    for (const fn of functions) fn.addEnvironment('CHECKOUT_BASE_URL', this.url);
+  }
+}
+
+/** The page built now, so a deployment never ships a stale checkout/dist. */
+function freshBuild(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'checkout-site-'));
+  writeCheckout(dir);
+  return dir;
+}

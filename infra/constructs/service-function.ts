@@ -1,0 +1,83 @@
+import { Duration } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { StageConfig } from '../stage-config.ts';
+import type { DataStore } from './data-store.ts';
+
+const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * One bundle per function, built by the esbuild in node_modules (no Docker).
+ * - ESM, like the sources: bundled CommonJS dependencies (the AWS SDK's) call `require`, which an ES module lacks,
+ *   so the banner defines it; without it the bundle fails at import ("Dynamic require of ... is not supported").
+ * - `module` before `main` picks the ES builds of dependencies, which tree-shake better.
+ * - The AWS SDK is bundled, not taken from the runtime: the version deployed is the version tested.
+ * - Source maps without sources: stack traces map to the TypeScript lines without shipping the sources.
+ */
+export const BUNDLING: BundlingOptions = {
+  format: OutputFormat.ESM,
+  mainFields: ['module', 'main'],
+  banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  bundleAwsSDK: true,
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  logLevel: LogLevel.WARNING,
+};
+
+/** What every function of the service reads at start-up (shared/config.ts readServiceConfig). */
+export function serviceEnvironment(config: StageConfig, dataStore: DataStore): Record<string, string> {
+  return { TABLE_NAME: dataStore.table.tableName, CHECKOUT_BASE_URL: config.checkoutBaseUrl, POWERTOOLS_SERVICE_NAME: 'svc-payments' };
+}
+
+export interface ServiceFunctionProps {
+  config: StageConfig;
+  /** Handler module, relative to the project root; it exports `handler`. */
+  entry: string;
+  description: string;
+  environment: Record<string, string>;
+  /** @default 10 seconds: well under API Gateway's 29 s, so a slow call fails in the function, logged. */
+  timeout?: Duration;
+  /** @default 256 MB */
+  memorySize?: number;
+}
+
+/**
+ * A Lambda function of this service: Node.js 22 on arm64, bundled with esbuild, with its own role (no managed
+ * policy: it may write only to its own log group until grants are added), its own log group with retention, and
+ * X-Ray tracing.
+ */
+export class ServiceFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    this.logGroup = new LogGroup(this, 'Logs', { retention: props.config.logRetention, removalPolicy: props.config.removalPolicy });
+    this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: props.description });
+    this.logGroup.grantWrite(this.role);
+
+    this.function = new NodejsFunction(this, 'Function', {
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      entry: join(PROJECT_ROOT, props.entry),
+      handler: 'handler',
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 256,
+      timeout: props.timeout ?? Duration.seconds(10),
+      description: props.description,
+      role: this.role,
+      logGroup: this.logGroup,
+      tracing: Tracing.ACTIVE,
+      environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+      bundling: BUNDLING,
+    });
+  }
+}

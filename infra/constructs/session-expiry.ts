@@ -1,0 +1,60 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import { Construct } from 'constructs';
+import { queues, workers } from '../../shared/workers.ts';
+import type { StageConfig } from '../stage-config.ts';
+import type { DataStore } from './data-store.ts';
+import { WorkerFunction } from './worker-function.ts';
+import { WorkQueue } from './work-queue.ts';
+
+export interface SessionExpiryProps {
+  config: StageConfig;
+  dataStore: DataStore;
+}
+
+/**
+ * Timed session expiry, at most a few seconds late (docs/webhooks-and-expiry.md): a new session (from the stream)
+ * gets a one-time schedule SCHEDULE_LEAD_SECONDS before expiresAt; the schedule's hand-over queues the expiry
+ * delayed to the exact second; the expiry worker closes the session and writes session.expired.
+ */
+export class SessionExpiry extends Construct {
+  readonly expiries: WorkQueue;
+  readonly scheduleGroup: ScheduleGroup;
+  readonly schedulerRole: Role;
+  readonly planner: WorkerFunction;
+  readonly handOver: WorkerFunction;
+  readonly expirer: WorkerFunction;
+
+  constructor(scope: Construct, id: string, { config, dataStore }: SessionExpiryProps) {
+    super(scope, id);
+    this.expiries = new WorkQueue(this, 'Expiries', { definition: queues.sessionExpiry });
+    const queueMap = { sessionExpiry: this.expiries.queue };
+    this.scheduleGroup = new ScheduleGroup(this, 'Schedules', { scheduleGroupName: `svc-payments-${config.stage}-session-expiry`, removalPolicy: config.removalPolicy });
+
+    this.handOver = new WorkerFunction(this, 'handOverSessionExpiry', { config, dataStore, worker: workers.handOverSessionExpiry, queues: queueMap });
+    this.schedulerRole = new Role(this, 'SchedulerRole', {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } } }),
+      description: 'EventBridge Scheduler invokes the session expiry hand-over',
+    });
+    this.handOver.function.grantInvoke(this.schedulerRole);
+
+    this.planner = new WorkerFunction(this, 'planSessionExpiry', {
+      config,
+      dataStore,
+      worker: workers.planSessionExpiry,
+      queues: queueMap,
+      streamFailures: this.expiries.deadLetterQueue,
+      environment: {
+        SCHEDULE_GROUP_NAME: this.scheduleGroup.scheduleGroupName,
+        SCHEDULE_TARGET_ARN: this.handOver.function.functionArn,
+        SCHEDULER_ROLE_ARN: this.schedulerRole.roleArn,
+      },
+    });
+    this.scheduleGroup.grantWriteSchedules(this.planner.role);
+    this.scheduleGroup.grantDeleteSchedules(this.planner.role);
+    this.planner.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iam:PassRole'], resources: [this.schedulerRole.roleArn] }));
+
+    this.expirer = new WorkerFunction(this, 'expireSessions', { config, dataStore, worker: workers.expireSessions, queues: queueMap, timeout: Duration.seconds(20) });
+  }
+}

@@ -1,0 +1,63 @@
+import { Duration } from 'aws-cdk-lib';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Construct } from 'constructs';
+import { queues, workers } from '../../shared/workers.ts';
+import type { StageConfig } from '../stage-config.ts';
+import type { DataStore } from './data-store.ts';
+import type { ServiceFunction } from './service-function.ts';
+import { WorkerFunction } from './worker-function.ts';
+import { WorkQueue } from './work-queue.ts';
+
+export interface WebhooksProps {
+  config: StageConfig;
+  dataStore: DataStore;
+  /** The route functions of the API, by route id: the webhook routes get the queue and key they need. */
+  routeFunctions: Record<string, ServiceFunction>;
+  /** The SecretBox key: endpoint secrets and credentials are sealed with it. */
+  secretsKey?: IKey;
+}
+
+/** Routes that queue a delivery themselves (a test event, a manual retry). */
+const ROUTES_THAT_QUEUE = ['testWebhookEndpoint', 'retryWebhookDelivery'];
+/** Routes that seal endpoint secrets and credentials. */
+const ROUTES_THAT_SEAL = ['createWebhookEndpoint', 'updateWebhookEndpoint'];
+
+/**
+ * Webhook delivery: outbox events from the table's stream -> dispatcher (one delivery per subscribed endpoint)
+ * -> delivery queue -> sender. Retries wait in the queue through the message's visibility timeout; after the last
+ * one the message is redriven to the dead-letter queue, which alarms.
+ */
+export class Webhooks extends Construct {
+  readonly deliveries: WorkQueue;
+  readonly dispatcher: WorkerFunction;
+  readonly sender: WorkerFunction;
+
+  constructor(scope: Construct, id: string, { config, dataStore, routeFunctions, secretsKey }: WebhooksProps) {
+    super(scope, id);
+    this.deliveries = new WorkQueue(this, 'Deliveries', { definition: queues.webhookDeliveries });
+    const queueMap = { webhookDeliveries: this.deliveries.queue };
+    this.dispatcher = new WorkerFunction(this, 'dispatchWebhooks', {
+      config,
+      dataStore,
+      worker: workers.dispatchWebhooks,
+      queues: queueMap,
+      streamFailures: this.deliveries.deadLetterQueue,
+    });
+    // A send can take a token request, the POST, and after a 401 both again: 4 calls of at most 10 s.
+    this.sender = new WorkerFunction(this, 'sendWebhooks', { config, dataStore, worker: workers.sendWebhooks, queues: queueMap, timeout: Duration.seconds(50) });
+    this.sender.grantSecrets(secretsKey);
+
+    for (const routeId of ROUTES_THAT_QUEUE) {
+      const route = routeFunctions[routeId];
+      if (!route) continue;
+      route.function.addEnvironment(queues.webhookDeliveries.urlEnv, this.deliveries.queue.queueUrl);
+      this.deliveries.queue.grantSendMessages(route.role);
+    }
+    for (const routeId of ROUTES_THAT_SEAL) {
+      const route = routeFunctions[routeId];
+      if (!route || !secretsKey) continue;
+      secretsKey.grantEncryptDecrypt(route.role);
+      route.function.addEnvironment('SECRETS_KMS_KEY_ARN', secretsKey.keyArn);
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import { Duration } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { QueueDefinition } from '../../shared/workers.ts';
+
+/** How long a dead letter is kept for inspection and manual replay: SQS's maximum. */
+const DEAD_LETTER_RETENTION = Duration.days(14);
+
+/**
+ * A queue of the worker manifest with its dead-letter queue (redrive after maxReceiveCount receives) and an alarm
+ * as soon as anything lands there: a dead letter is a webhook that was never delivered or an expiry that never ran.
+ */
+export class WorkQueue extends Construct {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly deadLetterAlarm: Alarm;
+
+  constructor(scope: Construct, id: string, { definition }: { definition: QueueDefinition }) {
+    super(scope, id);
+    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
+      retentionPeriod: DEAD_LETTER_RETENTION,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new Queue(this, 'Queue', {
+      visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: definition.maxReceiveCount },
+    });
+    this.deadLetterAlarm = new Alarm(this, 'DeadLetterAlarm', {
+      alarmDescription: `${definition.summary}: messages reached the dead-letter queue`,
+      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1) }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * The sandbox bank: one local HTTP server that plays the three banks the service talks to, with the test cards
+ * of test-cards.ts. It keeps every charge by our reference (a repeat never charges twice) and records the calls
+ * it received, so tests can prove that a charge reached it exactly once. Never stores a card number or CVV.
+ *
+ *   /bank_direct/{test|live}/charges[/{reference}[/otp|/authorize]]   direct-API VES bank with its test environment
+ *   /bank_otp/charges[/{reference}[/otp|/authorize]]                  VES bank that confirms every charge with an OTP
+ *   /card_processor/payments[/{session}[/cancel|/charges[/...]]]      USD processor: pending payments, then charges
+ *
+ * A charge answers approved, declined, error or otp_required; after otp_required, POST .../otp {code} answers
+ * otp_valid or otp_invalid, and POST .../authorize gives the charge's result.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Clock } from '../../../shared/clock.ts';
+import type { GatewayId } from '../../../shared/domain/merchant.ts';
+import { randomToken } from '../../../shared/ids.ts';
+import { cardBehaviour, OTP_CODE, type CardBehaviour } from './test-cards.ts';
+
+export interface BankCall {
+  gateway: GatewayId;
+  environment: 'test' | 'live';
+  operation: 'charge' | 'otp' | 'authorize' | 'status' | 'create_payment' | 'cancel';
+  /** Our transaction reference, or the session reference for payment operations. */
+  reference: string;
+}
+
+export interface BankFaults {
+  /** Cancellations answer 503 and change nothing. */
+  cancelFails: boolean;
+  /** The next N charge requests answer 503 before doing anything. */
+  failNextCharges: number;
+}
+
+export interface SandboxBank {
+  url: string;
+  /** Base URLs per gateway, for the service's GatewayConfig. */
+  baseUrls: Record<GatewayId, string>;
+  calls(filter?: Partial<BankCall>): BankCall[];
+  setFaults(faults: Partial<BankFaults>): void;
+  /** The processor charges a pending payment by itself (as when the buyer paid on the processor's own page). */
+  markPaymentCharged(sessionReference: string): void;
+  close(): Promise<void>;
+}
+
+type Reply = { status: number; body: Record<string, unknown> };
+
+interface ChargeRecord {
+  reply: Reply;
+  /** What happens once the OTP is confirmed; null when no OTP is awaited. */
+  afterOtp: CardBehaviour | null;
+  otpVerified: boolean;
+  paymentOf: string | null;
+}
+
+/** How long a "timeout" card's answer is held: longer than any adapter deadline, short enough to end. */
+const TIMEOUT_HOLD_MS = 60_000;
+
+export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: { clock: Clock; host?: string; port?: number }): Promise<SandboxBank> {
+  const charges = new Map<string, ChargeRecord>();
+  const payments = new Map<string, { status: 'pending' | 'charged' | 'cancelled'; amountMinor: number; currency: string }>();
+  const calls: BankCall[] = [];
+  const faults: BankFaults = { cancelFails: false, failNextCharges: 0 };
+  const held = new Set<ServerResponse>();
+
+  const replyFor = (behaviour: CardBehaviour): Reply => {
+    switch (behaviour.kind) {
+      case 'approve':
+      case 'timeout':
+        return { status: 200, body: { result: 'approved', authorization: `AUTH${randomToken(10).toUpperCase()}` } };
+      case 'decline':
+        return { status: 200, body: { result: 'declined', code: behaviour.code, message: behaviour.message } };
+      case 'error':
+        return { status: 200, body: { result: 'error', code: behaviour.code, message: behaviour.message } };
+      case 'otp':
+        return { status: 200, body: { result: 'otp_required' } };
+    }
+  };
+
+  const charge = (key: string, gateway: GatewayId, body: Record<string, unknown>, paymentOf: string | null): { reply: Reply; hold: boolean } => {
+    const existing = charges.get(key);
+    if (existing) return { reply: existing.reply, hold: false };
+    const card = body.card as { number: string; expMonth: number; expYear: number } | undefined;
+    if (!card || typeof body.amountMinor !== 'number') return { reply: { status: 400, body: { result: 'error', code: '0030', message: 'Format error' } }, hold: false };
+    const behaviour = cardBehaviour(card, clock.now());
+    // The OTP bank asks for a code on every card it would otherwise accept.
+    const needsOtp = behaviour.kind === 'otp' || (gateway === 'bank_otp' && behaviour.kind !== 'decline' && behaviour.kind !== 'error');
+    const afterOtp: CardBehaviour | null = needsOtp ? (behaviour.kind === 'otp' ? { kind: 'approve' } : behaviour) : null;
+    const reply = needsOtp ? replyFor({ kind: 'otp' }) : replyFor(behaviour);
+    charges.set(key, { reply, afterOtp, otpVerified: false, paymentOf });
+    if (paymentOf && reply.body.result === 'approved') payments.get(paymentOf)!.status = 'charged';
+    return { reply, hold: behaviour.kind === 'timeout' && !needsOtp };
+  };
+
+  const verifyOtp = (key: string, code: unknown): Reply => {
+    const record = charges.get(key);
+    if (!record) return notFound();
+    if (!record.afterOtp) return { status: 409, body: { result: 'error', message: 'No OTP is awaited for this charge' } };
+    if (code !== OTP_CODE) return { status: 200, body: { result: 'otp_invalid' } };
+    record.otpVerified = true;
+    return { status: 200, body: { result: 'otp_valid' } };
+  };
+
+  /** Repeating an authorization returns the first result: a charge is made once. */
+  const authorize = (key: string): Reply => {
+    const record = charges.get(key);
+    if (!record) return notFound();
+    if (!record.afterOtp) return record.reply;
+    if (!record.otpVerified) return { status: 409, body: { result: 'error', message: 'The OTP was not verified' } };
+    record.reply = replyFor(record.afterOtp);
+    record.afterOtp = null;
+    if (record.paymentOf && record.reply.body.result === 'approved') payments.get(record.paymentOf)!.status = 'charged';
+    return record.reply;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<Reply | null> => {
+    const body = await readJson(req);
+    const segments = new URL(req.url ?? '/', 'http://bank').pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    const [gatewayName, ...rest] = segments;
+    const live = req.headers.authorization !== undefined;
+
+    let gateway: GatewayId;
+    let environment: 'test' | 'live' = 'live';
+    let chargePath: string[];
+    let paymentOf: string | null = null;
+    if (gatewayName === 'bank_direct') {
+      gateway = 'bank_direct';
+      const env = rest.shift();
+      if (env !== 'test' && env !== 'live') return notFound();
+      environment = env;
+      chargePath = rest;
+    } else if (gatewayName === 'bank_otp') {
+      gateway = 'bank_otp';
+      chargePath = rest;
+    } else if (gatewayName === 'card_processor' && rest[0] === 'payments') {
+      gateway = 'card_processor';
+      const session = rest[1];
+      if (session === undefined && req.method === 'POST') return createPayment(body);
+      if (session === undefined) return notFound();
+      if (rest[2] === 'cancel' && req.method === 'POST') return cancelPayment(session);
+      if (rest[2] !== 'charges' || !payments.has(session)) return notFound();
+      paymentOf = session;
+      chargePath = rest.slice(2);
+    } else {
+      return notFound();
+    }
+    if (environment === 'live' && !live) return { status: 401, body: { result: 'error', code: '0063', message: 'Missing merchant credentials' } };
+
+    const [collection, reference, action] = chargePath;
+    if (collection !== 'charges') return notFound();
+    const keyOf = (ref: string) => `${gateway}/${environment}/${paymentOf ?? ''}/${ref}`;
+    if (reference === undefined && req.method === 'POST') {
+      const ref = String(body.reference ?? '');
+      calls.push({ gateway, environment, operation: 'charge', reference: ref });
+      if (faults.failNextCharges > 0) {
+        faults.failNextCharges--;
+        return { status: 503, body: { result: 'error', message: 'Service unavailable' } };
+      }
+      if (paymentOf && payments.get(paymentOf)!.status !== 'pending' && !charges.has(keyOf(ref))) {
+        return { status: 200, body: { result: 'error', code: '0096', message: `Payment is ${payments.get(paymentOf)!.status}` } };
+      }
+      const { reply, hold } = charge(keyOf(ref), gateway, body, paymentOf);
+      if (hold) {
+        // Charged, but the answer arrives too late: the caller times out and must reconcile by status.
+        held.add(res);
+        await new Promise((r) => setTimeout(r, TIMEOUT_HOLD_MS).unref());
+        held.delete(res);
+      }
+      return reply;
+    }
+    if (reference !== undefined && action === undefined && req.method === 'GET') {
+      calls.push({ gateway, environment, operation: 'status', reference });
+      return charges.get(keyOf(reference))?.reply ?? notFound();
+    }
+    if (reference !== undefined && action === 'otp' && req.method === 'POST') {
+      calls.push({ gateway, environment, operation: 'otp', reference });
+      return verifyOtp(keyOf(reference), body.code);
+    }
+    if (reference !== undefined && action === 'authorize' && req.method === 'POST') {
+      calls.push({ gateway, environment, operation: 'authorize', reference });
+      return authorize(keyOf(reference));
+    }
+    return notFound();
+
+    function createPayment(input: Record<string, unknown>): Reply {
+      const ref = String(input.reference ?? '');
+      calls.push({ gateway: 'card_processor', environment: 'live', operation: 'create_payment', reference: ref });
+      if (!payments.has(ref)) payments.set(ref, { status: 'pending', amountMinor: Number(input.amountMinor), currency: String(input.currency) });
+      return { status: 200, body: { id: ref, status: payments.get(ref)!.status } };
+    }
+
+    function cancelPayment(session: string): Reply {
+      calls.push({ gateway: 'card_processor', environment: 'live', operation: 'cancel', reference: session });
+      if (faults.cancelFails) return { status: 503, body: { message: 'Cancellation service unavailable' } };
+      const payment = payments.get(session);
+      if (!payment) return notFound();
+      if (payment.status === 'charged') return { status: 409, body: { status: 'charged' } };
+      payment.status = 'cancelled';
+      return { status: 200, body: { status: 'cancelled' } };
+    }
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res)
+      .then((reply) => {
+        if (!reply || res.destroyed) return;
+        res.writeHead(reply.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(reply.body));
+      })
+      .catch(() => {
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+  });
+  await new Promise<void>((r) => server.listen(port, host, r));
+  const url = `http://${host}:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    baseUrls: { bank_direct: `${url}/bank_direct`, bank_otp: `${url}/bank_otp`, card_processor: `${url}/card_processor` },
+    calls: (filter = {}) => calls.filter((c) => Object.entries(filter).every(([k, v]) => c[k as keyof BankCall] === v)),
+    setFaults: (changes) => Object.assign(faults, changes),
+    markPaymentCharged(sessionReference) {
+      const payment = payments.get(sessionReference);
+      if (payment) payment.status = 'charged';
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const res of held) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const notFound = (): Reply => ({ status: 404, body: { result: 'error', message: 'Not found' } });
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

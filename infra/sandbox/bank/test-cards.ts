@@ -1,0 +1,33 @@
+/**
+ * The sandbox bank's test cards: the catalogue published in the README. Any expiry in the past declines with
+ * 0120 whatever the number; a number not listed here is declined with 0005 (do not honor).
+ */
+import { PROCESSOR_CODES } from '../../../shared/domain/decline-codes.ts';
+
+export type CardBehaviour =
+  | { kind: 'approve' }
+  | { kind: 'decline' | 'error'; code: string; message: string }
+  | { kind: 'otp' }
+  | { kind: 'timeout' };
+
+export const OTP_CODE = '123456';
+
+export const TEST_CARDS: Record<string, { behaviour: CardBehaviour; description: string }> = {
+  '4111111111111111': { behaviour: { kind: 'approve' }, description: 'Visa: approved' },
+  '5555555555554444': { behaviour: { kind: 'approve' }, description: 'Mastercard: approved' },
+  '4000000000000002': { behaviour: { kind: 'decline', code: PROCESSOR_CODES.INSUFFICIENT_FUNDS, message: 'Insufficient funds' }, description: 'Declined: insufficient funds (0051)' },
+  '4000000000000127': { behaviour: { kind: 'decline', code: PROCESSOR_CODES.WRONG_CVV, message: 'Incorrect CVV2/CVC2' }, description: 'Declined: wrong CVV (0082)' },
+  '4000000000000119': { behaviour: { kind: 'error', code: PROCESSOR_CODES.PROCESSOR_ERROR, message: 'System malfunction at the issuer switch' }, description: 'Failed: processor error (0096)' },
+  '4000000000003220': { behaviour: { kind: 'otp' }, description: `Asks for an OTP on every gateway; ${OTP_CODE} confirms (then approved), any other code is wrong` },
+  '4000000000009995': { behaviour: { kind: 'timeout' }, description: 'Times out: charged at the bank, but the answer never arrives in time' },
+};
+
+const DO_NOT_HONOR: CardBehaviour = { kind: 'decline', code: PROCESSOR_CODES.DO_NOT_HONOR, message: 'Do not honor' };
+
+/** What the bank does with this card at this moment (the sandbox clock decides what "past expiry" means). */
+export function cardBehaviour(card: { number: string; expMonth: number; expYear: number }, now: number): CardBehaviour {
+  const today = new Date(now);
+  const expired = card.expYear < today.getUTCFullYear() || (card.expYear === today.getUTCFullYear() && card.expMonth < today.getUTCMonth() + 1);
+  if (expired) return { kind: 'decline', code: PROCESSOR_CODES.EXPIRED_CARD, message: 'Expired card' };
+  return TEST_CARDS[card.number]?.behaviour ?? DO_NOT_HONOR;
+}

@@ -1,0 +1,44 @@
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { BackgroundPorts } from '../../shared/background/background-ports.ts';
+import type { Clock } from '../../shared/clock.ts';
+import { createHttpPost } from '../../shared/webhooks/http-post.ts';
+import { queues } from '../../shared/workers.ts';
+import type { LocalBackground } from './background-runner.ts';
+import { localClient } from './dynamodb-local.ts';
+import { LocalQueue } from './local-queue.ts';
+import { LocalScheduler } from './local-scheduler.ts';
+import { StreamReader } from './stream-reader.ts';
+
+/**
+ * The sandbox's stand-ins for what AWS runs around the workers: the DynamoDB Local stream, in-process queues and
+ * the scheduler kept in the table. Outbound HTTP may reach the loopback interface, so a developer's local
+ * receiver gets webhooks; everything else is refused as in AWS.
+ */
+export function createLocalBackground(options: {
+  db: DynamoDBDocumentClient;
+  dynamoEndpoint: string;
+  tableName: string;
+  clock: Clock;
+  owns: (merchantId: string) => boolean;
+}): { ports: BackgroundPorts; local: LocalBackground; close(): void } {
+  const streamsClient = new DynamoDBStreamsClient({ endpoint: options.dynamoEndpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const tablesClient = localClient(options.dynamoEndpoint);
+  const local: LocalBackground = {
+    streams: new StreamReader(streamsClient, tablesClient, options.tableName),
+    queues: {
+      webhookDeliveries: new LocalQueue('webhookDeliveries', queues.webhookDeliveries, options.clock),
+      sessionExpiry: new LocalQueue('sessionExpiry', queues.sessionExpiry, options.clock),
+    },
+    scheduler: new LocalScheduler(options.db, options.tableName, options.clock, options.owns),
+    owns: options.owns,
+  };
+  return {
+    local,
+    ports: { queues: local.queues, scheduler: local.scheduler, httpPost: createHttpPost({ allowLoopback: true }) },
+    close: () => {
+      streamsClient.destroy();
+      tablesClient.destroy();
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Clock } from '../../shared/clock.ts';
+import type { OneTimeScheduler, ScheduledPayload } from '../../shared/background/one-time-scheduler.ts';
+import { ConditionFailedError, conditional, itemDoesNotExist } from '../../shared/store/conditions.ts';
+import { keys } from '../../shared/store/keys.ts';
+import { tableDefinition } from '../../shared/store/table-definition.ts';
+
+export interface DueSchedule {
+  name: string;
+  payload: ScheduledPayload;
+}
+
+/**
+ * The sandbox's EventBridge Scheduler: schedules are items in the table, so pending ones survive a restart and are
+ * found again by recover(); they fall due on the sandbox clock, so moving the clock fires them. `owns` keeps
+ * several sandboxes on one table (the test run) to their own merchants' timers.
+ */
+export class LocalScheduler implements OneTimeScheduler {
+  private readonly pending = new Map<string, { at: number; payload: ScheduledPayload }>();
+
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly clock: Clock,
+    private readonly owns: (merchantId: string) => boolean,
+  ) {}
+
+  async schedule(name: string, at: number, payload: ScheduledPayload): Promise<void> {
+    const fireAt = new Date(at).toISOString();
+    try {
+      await conditional(() =>
+        this.db.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: { ...keys.localSchedule(name), ...keys.localSchedules(fireAt, name), type: 'local_schedule', name, fireAt, payload },
+            ConditionExpression: itemDoesNotExist,
+          }),
+        ),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+    }
+    if (this.owns(payload.merchantId)) this.pending.set(name, { at, payload });
+  }
+
+  async cancel(name: string): Promise<void> {
+    this.pending.delete(name);
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.localSchedule(name) }));
+  }
+
+  /** Loads the pending schedules of this sandbox's merchants from the table. */
+  async recover(): Promise<number> {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: tableDefinition.gsi1.name,
+          KeyConditionExpression: 'gsi1pk = :p',
+          ExpressionAttributeValues: { ':p': keys.localSchedules('', '').gsi1pk },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      const names = (page.Items ?? []).map((entry) => (entry.pk as string).slice('LOCAL_SCHEDULE#'.length));
+      for (const name of names) {
+        const { Item: item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.localSchedule(name) }));
+        const payload = item?.payload as ScheduledPayload | undefined;
+        if (item && payload && this.owns(payload.merchantId)) this.pending.set(name, { at: Date.parse(item.fireAt as string), payload });
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return this.pending.size;
+  }
+
+  /** Schedules whose time has come on the sandbox clock, earliest first. */
+  due(): DueSchedule[] {
+    const now = this.clock.now();
+    return [...this.pending.entries()]
+      .filter(([, s]) => s.at <= now)
+      .sort(([, a], [, b]) => a.at - b.at)
+      .map(([name, s]) => ({ name, payload: s.payload }));
+  }
+
+  /** A fired schedule deletes itself, as ActionAfterCompletion DELETE does in AWS. */
+  async fired(name: string): Promise<void> {
+    await this.cancel(name);
+  }
+}

@@ -1,0 +1,56 @@
+import { App, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { routes } from '../shared/routes.ts';
+import { Api } from './constructs/api.ts';
+import { CheckoutSite } from './constructs/checkout-site.ts';
+import { DataStore } from './constructs/data-store.ts';
+import { SessionExpiry } from './constructs/session-expiry.ts';
+import { Webhooks } from './constructs/webhooks.ts';
+import { readStageConfig, stackNameFor, type StageConfig } from './stage-config.ts';
+
+export interface PaymentsStackProps extends StackProps {
+  config: StageConfig;
+}
+
+/** The service in AWS: the table and the /v1 API over it. Later constructs (webhooks, expiry, checkout) compose here. */
+export class PaymentsStack extends Stack {
+  readonly dataStore: DataStore;
+  readonly api: Api;
+  readonly webhooks: Webhooks;
+  readonly sessionExpiry: SessionExpiry;
+  readonly checkoutSite: CheckoutSite;
+
+  constructor(scope: Construct, id: string, { config, ...props }: PaymentsStackProps) {
+    super(scope, id, {
+      description: `svc-payments ${config.stage}: payment sessions and stored cards`,
+      terminationProtection: config.production,
+      ...props,
+    });
+    this.dataStore = new DataStore(this, 'DataStore', { config });
+    this.api = new Api(this, 'Api', { config, dataStore: this.dataStore, routes });
+    this.webhooks = new Webhooks(this, 'Webhooks', { config, dataStore: this.dataStore, routeFunctions: this.api.routeFunctions });
+    this.sessionExpiry = new SessionExpiry(this, 'SessionExpiry', { config, dataStore: this.dataStore });
+    this.checkoutSite = new CheckoutSite(this, 'CheckoutSite', { config, restApi: this.api.restApi });
+    this.checkoutSite.useAsCheckoutBaseUrl(Object.values(this.api.routeFunctions).map((f) => f.function));
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API; requests go to {ApiUrl}v1/...' });
+    new CfnOutput(this, 'TableName', { value: this.dataStore.table.tableName });
+    new CfnOutput(this, 'CheckoutUrl', { value: this.checkoutSite.url, description: 'Base of every checkoutUrl: {CheckoutUrl}/checkout?session=cs_...' });
+  }
+}
+
+/**
+ * Adds the stage's stack (configured from the app's context) to the app: what `cdk synth` runs and the tests
+ * synthesize.
+ *
+ * @example
+ * const stack = addPaymentsStack(new App({ context: { stage: 'dev' } }));
+ */
+export function addPaymentsStack(app: App): PaymentsStack {
+  const config = readStageConfig(app.node);
+  return new PaymentsStack(app, stackNameFor(config.stage), {
+    config,
+    // Unset without credentials: the stack is then environment-agnostic, so synth needs no AWS lookups.
+    env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * Platform-team changes to a merchant's configuration. The API caches a merchant for the key cache TTL (30 s by
+ * default), so a change reaches running functions within that time.
+ */
+import { GATEWAYS, OPERATION_CLASSES, type GatewayId, type Merchant, type OperationClass, type RateLimit } from '../domain/merchant.ts';
+import { limitFor } from '../domain/rate-limits.ts';
+import type { ApiKeyRecord } from '../store/api-key-store.ts';
+import { AdminError } from './errors.ts';
+import { listKeys } from './key-admin.ts';
+import { requireMerchant, type AdminStores } from './merchant-admin.ts';
+
+export interface MerchantOverview {
+  merchant: Merchant;
+  /** The limits in force per operation class, and whether they are the spec's defaults or an override. */
+  limits: Record<OperationClass, RateLimit & { overridden: boolean }>;
+  /** Hints and statuses only: the clear keys are never stored. */
+  keys: ApiKeyRecord[];
+}
+
+/**
+ * Configuration, limits in force and keys (hint, kind, mode, status, hash) of a merchant; nothing secret.
+ *
+ * @example
+ * const { merchant, limits, keys } = await describeMerchant(stores, 'mer_123');
+ */
+export async function describeMerchant(stores: AdminStores, merchantId: string): Promise<MerchantOverview> {
+  const [merchant, keys] = await Promise.all([requireMerchant(stores.merchants, merchantId), listKeys(stores, merchantId)]);
+  const limits = Object.fromEntries(
+    OPERATION_CLASSES.map((operationClass) => [operationClass, { ...limitFor(merchant, operationClass), overridden: operationClass in merchant.rateLimits }]),
+  ) as MerchantOverview['limits'];
+  return { merchant, limits, keys };
+}
+
+/** Onboarding finished: the merchant may open sessions. */
+export async function provisionMerchant(stores: AdminStores, merchantId: string): Promise<Merchant> {
+  await requireMerchant(stores.merchants, merchantId);
+  return stores.merchants.update(merchantId, { provisioned: true });
+}
+
+/**
+ * Switches test mode for one gateway. Only a gateway with a test environment can have it on.
+ *
+ * @example
+ * await setTestMode(stores, 'mer_123', 'bank_direct', false); // test keys now get 409 test_mode_off
+ */
+export async function setTestMode(stores: AdminStores, merchantId: string, gateway: GatewayId, on: boolean): Promise<Merchant> {
+  if (on && !GATEWAYS[gateway].supportsTestMode) {
+    throw new AdminError(`The ${gateway} gateway has no test environment, so test mode cannot be switched on for it.`);
+  }
+  const merchant = await requireMerchant(stores.merchants, merchantId);
+  return stores.merchants.update(merchantId, { testMode: { ...merchant.testMode, [gateway]: on } });
+}
+
+/**
+ * Overrides the spec's default limit for one operation class.
+ *
+ * @example
+ * await setRateLimit(stores, 'mer_123', 'sessions', { perMinute: 480, perDay: 40_000 });
+ */
+export async function setRateLimit(stores: AdminStores, merchantId: string, operationClass: OperationClass, limit: RateLimit): Promise<Merchant> {
+  for (const [name, value] of Object.entries(limit)) {
+    if (!Number.isSafeInteger(value) || value < 1) throw new AdminError(`${name} must be a whole number of at least 1, not ${value}.`);
+  }
+  if (limit.perDay < limit.perMinute) throw new AdminError(`perDay (${limit.perDay}) cannot be lower than perMinute (${limit.perMinute}).`);
+  const merchant = await requireMerchant(stores.merchants, merchantId);
+  return stores.merchants.update(merchantId, { rateLimits: { ...merchant.rateLimits, [operationClass]: { perMinute: limit.perMinute, perDay: limit.perDay } } });
+}

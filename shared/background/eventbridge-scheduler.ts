@@ -1,0 +1,47 @@
+import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, type SchedulerClient } from '@aws-sdk/client-scheduler';
+import type { OneTimeScheduler } from './one-time-scheduler.ts';
+
+export interface EventBridgeSchedulerOptions {
+  groupName: string;
+  /** The schedule-triggered worker's Lambda. */
+  targetArn: string;
+  /** The role EventBridge Scheduler assumes to invoke it. */
+  roleArn: string;
+}
+
+/** at(...) takes a UTC time without zone and without milliseconds. */
+export const atExpression = (ms: number): string => `at(${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)})`;
+
+/**
+ * One-time EventBridge schedules that delete themselves once fired. No flexible window: the expiry needs the
+ * earliest invocation Scheduler can give.
+ */
+export function createEventBridgeScheduler(client: SchedulerClient, options: EventBridgeSchedulerOptions): OneTimeScheduler {
+  return {
+    async schedule(name, at, payload) {
+      try {
+        await client.send(
+          new CreateScheduleCommand({
+            Name: name,
+            GroupName: options.groupName,
+            ScheduleExpression: atExpression(at),
+            ScheduleExpressionTimezone: 'UTC',
+            FlexibleTimeWindow: { Mode: 'OFF' },
+            ActionAfterCompletion: 'DELETE',
+            Target: { Arn: options.targetArn, RoleArn: options.roleArn, Input: JSON.stringify(payload), RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 3600 } },
+          }),
+        );
+      } catch (error) {
+        // A stream record processed twice creates the same schedule twice.
+        if (!(error instanceof ConflictException)) throw error;
+      }
+    },
+    async cancel(name) {
+      try {
+        await client.send(new DeleteScheduleCommand({ Name: name, GroupName: options.groupName }));
+      } catch (error) {
+        if (!(error instanceof ResourceNotFoundException)) throw error;
+      }
+    },
+  };
+}

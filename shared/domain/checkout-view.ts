@@ -1,0 +1,54 @@
+/**
+ * What the checkout page shows for a session. Pure. The buyer sees no merchant data beyond what the page needs.
+ */
+import { documentRequired } from './payment-data.ts';
+import type { Prefill } from './prefill.ts';
+import { stateOf, type Session } from './session.ts';
+import { attemptsRemaining, effectiveState } from './session-state.ts';
+
+export interface StoredCardFacts {
+  brand: string;
+  lastFour: string;
+  holderName: string | null;
+  documentType: string | null;
+  documentId: string | null;
+}
+
+/**
+ * The spec's table: a stored card's holder and document win over the prefill, field by field; with neither (or
+ * no stored card) the whole prefill applies. Null when nothing is left to prefill.
+ */
+export function effectivePrefill(prefill: Prefill | null, card: StoredCardFacts | null): Prefill | null {
+  if (!prefill) return null;
+  const out: Prefill = { ...prefill };
+  if (card?.holderName) delete out.cardholderName;
+  if (card?.documentId) {
+    delete out.documentType;
+    delete out.documentId;
+  }
+  return Object.keys(out).length > 0 ? out : null;
+}
+
+export function toCheckoutView(session: Session, card: StoredCardFacts | null, now: number) {
+  const { status, closedReason } = effectiveState(stateOf(session), now);
+  const remaining = attemptsRemaining(session);
+  return {
+    reference: session.reference,
+    status,
+    closedReason,
+    amountMinor: session.amountMinor,
+    currency: session.currency,
+    description: session.description,
+    expiresAt: session.expiresAt,
+    attemptsRemaining: remaining,
+    // The spec warns the buyer only when one attempt remains.
+    lastAttemptWarning: remaining === 1,
+    prefill: effectivePrefill(session.prefill, card),
+    requiresOtp: session.gateway === 'bank_otp',
+    requiresDocument: documentRequired(session.gateway) && !card?.documentId,
+    storedCard: card ? { brand: card.brand, lastFour: card.lastFour } : null,
+    returnUrl: session.returnUrl,
+    lastTransaction: session.lastTransaction,
+    test: session.mode === 'test',
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * The buyer's payment data as the checkout sends it: card and identity document. Checked here, after the session
+ * is known, because invalid data is an attempt that counts as a failure (spec, POST /v1/sessions rule 2).
+ * Pure: no I/O. The card number and CVV never leave the request; only brand and last four are kept.
+ */
+import type { GatewayId } from './merchant.ts';
+import { CARDHOLDER_NAME_MAX, DOCUMENT_TYPES, characterLength, cleanDocumentId, cleanDocumentType, cleanName, documentIdFormatIssue, type DocumentType } from './prefill.ts';
+
+export interface CardInput {
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvv: string;
+  holderName?: string;
+}
+
+export interface DocumentInput {
+  type: string;
+  id: string;
+}
+
+export interface PaymentData {
+  card: { number: string; expMonth: number; expYear: number; cvv: string; holderName: string };
+  document: { type: DocumentType; id: string } | null;
+}
+
+export interface CardSummary {
+  brand: string;
+  lastFour: string;
+  expMonth: number;
+  expYear: number;
+  holderName: string | null;
+}
+
+export interface PaymentDataIssue {
+  field: string;
+  message: string;
+}
+
+/** The VES banks identify the payer by cédula or passport; the USD processor does not ask for it. */
+export const documentRequired = (gateway: GatewayId): boolean => gateway !== 'card_processor';
+
+const digitsOnly = (value: string): string => value.replace(/[\s-]/g, '');
+
+export function luhnValid(number: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < number.length; i++) {
+    let digit = Number(number[number.length - 1 - i]);
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+export function cardBrand(number: string): string {
+  if (/^4/.test(number)) return 'visa';
+  if (/^(5[1-5]|2(2[2-9]|[3-6]\d|7[01]|720))/.test(number)) return 'mastercard';
+  if (/^3[47]/.test(number)) return 'amex';
+  return 'unknown';
+}
+
+/** Brand and last four of whatever was typed, for the transaction record, even when the rest is invalid. */
+export function summariseCard(card: CardInput): CardSummary {
+  const number = digitsOnly(card.number);
+  const holder = card.holderName === undefined ? '' : cleanName(card.holderName);
+  return {
+    brand: cardBrand(number),
+    lastFour: /^\d{4,}$/.test(number) ? number.slice(-4) : '',
+    expMonth: card.expMonth,
+    expYear: card.expYear,
+    holderName: holder || null,
+  };
+}
+
+/**
+ * The cleaned payment data, or the problems found. A past expiry is not a problem here: the bank declines it
+ * with its own code (0120), as a real bank would.
+ */
+export function checkPaymentData(
+  input: { card: CardInput; document?: DocumentInput | undefined },
+  gateway: GatewayId,
+): { ok: true; data: PaymentData } | { ok: false; issues: PaymentDataIssue[] } {
+  const issues: PaymentDataIssue[] = [];
+  const number = digitsOnly(input.card.number);
+  if (!/^\d{12,19}$/.test(number) || !luhnValid(number)) issues.push({ field: 'card.number', message: 'The card number is not valid.' });
+  if (!Number.isInteger(input.card.expMonth) || input.card.expMonth < 1 || input.card.expMonth > 12) {
+    issues.push({ field: 'card.expMonth', message: 'expMonth must be 1 to 12.' });
+  }
+  if (!Number.isInteger(input.card.expYear) || input.card.expYear < 2000 || input.card.expYear > 2099) {
+    issues.push({ field: 'card.expYear', message: 'expYear must be a four-digit year.' });
+  }
+  if (!/^\d{3,4}$/.test(input.card.cvv)) issues.push({ field: 'card.cvv', message: 'cvv must be 3 or 4 digits.' });
+  const holderName = cleanName(input.card.holderName ?? '');
+  if (holderName.length === 0) issues.push({ field: 'card.holderName', message: 'The cardholder name is required.' });
+  else if (characterLength(holderName) > CARDHOLDER_NAME_MAX) {
+    issues.push({ field: 'card.holderName', message: `The cardholder name must be at most ${CARDHOLDER_NAME_MAX} characters.` });
+  }
+
+  let document: PaymentData['document'] = null;
+  if (input.document) {
+    const type = cleanDocumentType(input.document.type);
+    const id = cleanDocumentId(input.document.id);
+    if (!(DOCUMENT_TYPES as readonly string[]).includes(type)) {
+      issues.push({ field: 'document.type', message: `document.type must be one of ${DOCUMENT_TYPES.join(', ')}.` });
+    } else {
+      const problem = documentIdFormatIssue(type as DocumentType, id);
+      if (problem) issues.push({ field: 'document.id', message: problem.replace('documentId', 'document.id') });
+      else document = { type: type as DocumentType, id };
+    }
+  } else if (documentRequired(gateway)) {
+    issues.push({ field: 'document', message: 'The identity document (type and id) is required for this payment.' });
+  }
+
+  if (issues.length > 0) return { ok: false, issues };
+  return { ok: true, data: { card: { number, expMonth: input.card.expMonth, expYear: input.card.expYear, cvv: input.card.cvv, holderName }, document } };
+}

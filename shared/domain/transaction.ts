@@ -1,0 +1,164 @@
+/**
+ * The transaction: one payment attempt and its result. Pure: no I/O.
+ */
+import { buildEvent, type EventEnvelope } from './events.ts';
+import type { Currency, GatewayId } from './merchant.ts';
+import type { CardSummary } from './payment-data.ts';
+import type { DocumentType } from './prefill.ts';
+import type { Mode } from './session-state.ts';
+
+export const TRANSACTION_STATUSES = ['pending', 'approved', 'declined', 'failed', 'refunded'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+/** One step of the attempt's history, shown in the transaction detail. */
+export interface TraceEntry {
+  at: string;
+  event: string;
+  detail?: string;
+}
+
+export interface Transaction {
+  reference: string;
+  merchantId: string;
+  mode: Mode;
+  sessionReference: string | null;
+  gateway: GatewayId;
+  status: TransactionStatus;
+  amountMinor: number;
+  currency: Currency;
+  /** Null while no card was sent: a USD payment opened at the processor when the buyer opened the checkout. */
+  card: CardSummary | null;
+  document: { type: DocumentType; id: string } | null;
+  processorReference: string | null;
+  declineReason: string | null;
+  errorCode: string | null;
+  /** Technical reason of a rejection, for the merchant's support team (not for the buyer). */
+  detail: string | null;
+  /** Wrong OTP codes entered in this attempt. */
+  otpFailures: number;
+  trace: TraceEntry[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What the merchant and the checkout see; the trace and the technical detail only in the detail view. A type, not an
+ * interface, so that it fits the session's lastTransaction summary. */
+export type TransactionResource = {
+  reference: string;
+  status: TransactionStatus;
+  test: boolean;
+  sessionReference: string | null;
+  amountMinor: number;
+  currency: Currency;
+  card: { brand: string; lastFour: string } | null;
+  processorReference: string | null;
+  declineReason: string | null;
+  errorCode: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export interface TransactionDetailResource extends TransactionResource {
+  gateway: GatewayId;
+  cardholderName: string | null;
+  document: { type: DocumentType; id: string } | null;
+  detail: string | null;
+  trace: TraceEntry[];
+}
+
+export const toTransactionResource = (t: Transaction): TransactionResource => ({
+  reference: t.reference,
+  status: t.status,
+  test: t.mode === 'test',
+  sessionReference: t.sessionReference,
+  amountMinor: t.amountMinor,
+  currency: t.currency,
+  card: t.card ? { brand: t.card.brand, lastFour: t.card.lastFour } : null,
+  processorReference: t.processorReference,
+  declineReason: t.declineReason,
+  errorCode: t.errorCode,
+  createdAt: t.createdAt,
+  updatedAt: t.updatedAt,
+});
+
+export const toTransactionDetail = (t: Transaction): TransactionDetailResource => ({
+  ...toTransactionResource(t),
+  gateway: t.gateway,
+  cardholderName: t.card?.holderName ?? null,
+  document: t.document,
+  detail: t.detail,
+  trace: t.trace,
+});
+
+export function newTransaction(
+  ids: { reference: string },
+  context: { merchantId: string; mode: Mode; sessionReference: string | null; gateway: GatewayId; amountMinor: number; currency: Currency; now: number },
+  card: CardSummary | null,
+  document: Transaction['document'],
+): Transaction {
+  const at = new Date(context.now).toISOString();
+  return {
+    reference: ids.reference,
+    merchantId: context.merchantId,
+    mode: context.mode,
+    sessionReference: context.sessionReference,
+    gateway: context.gateway,
+    status: 'pending',
+    amountMinor: context.amountMinor,
+    currency: context.currency,
+    card,
+    document,
+    processorReference: null,
+    declineReason: null,
+    errorCode: null,
+    detail: null,
+    otpFailures: 0,
+    trace: [{ at, event: 'created' }],
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+export type TransactionResult =
+  | { status: 'approved'; processorReference: string }
+  | { status: 'declined' | 'failed'; errorCode: string; declineReason: string; detail: string };
+
+export type ResolvedTransaction = Transaction & { status: 'approved' | 'declined' | 'failed' };
+
+/** The transaction once its result is known; the trace records the result. */
+export function resolveTransaction(t: Transaction, result: TransactionResult, now: number): ResolvedTransaction {
+  const at = new Date(now).toISOString();
+  if (result.status === 'approved') {
+    return { ...t, status: 'approved', processorReference: result.processorReference, updatedAt: at, trace: [...t.trace, { at, event: 'approved' }] };
+  }
+  return {
+    ...t,
+    status: result.status,
+    errorCode: result.errorCode,
+    declineReason: result.declineReason,
+    detail: result.detail,
+    updatedAt: at,
+    trace: [...t.trace, { at, event: result.status, detail: `${result.errorCode}: ${result.detail}` }],
+  };
+}
+
+export const traced = (t: Transaction, event: string, now: number, detail?: string): Transaction => {
+  const at = new Date(now).toISOString();
+  return { ...t, updatedAt: at, trace: [...t.trace, { at, event, ...(detail ? { detail } : {}) }] };
+};
+
+const CHARGE_EVENT = { approved: 'charge.approved', declined: 'charge.declined', failed: 'charge.failed' } as const;
+
+/** charge.approved / charge.declined / charge.failed with the spec's data fields, for a resolved transaction. */
+export function chargeEvent(t: ResolvedTransaction, createdAt: string): EventEnvelope {
+  return buildEvent(CHARGE_EVENT[t.status], t.mode, createdAt, {
+    transactionReference: t.reference,
+    amountMinor: t.amountMinor,
+    currency: t.currency,
+    status: t.status,
+    declineReason: t.declineReason,
+    errorCode: t.errorCode,
+    processorReference: t.processorReference,
+    sessionReference: t.sessionReference,
+  });
+}

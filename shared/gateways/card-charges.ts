@@ -1,0 +1,105 @@
+/**
+ * The charge protocol the three banks share (card charge, OTP confirmation, status by our reference), spoken
+ * against a base URL that each adapter chooses. Kept in one place so the adapters differ only where the banks do.
+ */
+import type { BankAccount, ChargeReference, ChargeRequest, GatewayOutcome } from './payment-gateway.ts';
+import { GatewayTimeoutError, GatewayUnavailableError } from './payment-gateway.ts';
+import { bankRequest, type BankReply } from './bank-http.ts';
+import { PROCESSOR_CODES } from '../domain/decline-codes.ts';
+
+export interface ChargesEndpoint {
+  /** The URL under which this charge's resources live: {base}/charges, {base}/charges/{reference}. */
+  base(reference: ChargeReference): string;
+  timeoutMs: number;
+}
+
+/** Status reads are repeated this many times on a network error or a 5xx. */
+const STATUS_RETRIES = 2;
+
+function toOutcome(reply: BankReply): GatewayOutcome | { kind: 'not_found' } {
+  const { body } = reply;
+  if (reply.status === 404) return { kind: 'not_found' };
+  switch (body.result) {
+    case 'approved':
+      return { kind: 'approved', processorReference: String(body.authorization) };
+    case 'declined':
+    case 'error':
+      return { kind: body.result === 'declined' ? 'declined' : 'failed', code: String(body.code ?? PROCESSOR_CODES.PROCESSOR_ERROR), detail: String(body.message ?? '') };
+    case 'otp_required':
+      return { kind: 'otp_required' };
+    case 'processing':
+      return { kind: 'unknown', detail: 'The bank is still processing the charge.' };
+    default:
+      return { kind: 'failed', code: PROCESSOR_CODES.PROCESSOR_ERROR, detail: `Unexpected bank answer (HTTP ${reply.status}).` };
+  }
+}
+
+export async function chargeStatus(endpoint: ChargesEndpoint, reference: ChargeReference, account: BankAccount): Promise<GatewayOutcome | { kind: 'not_found' }> {
+  const reply = await bankRequest({
+    method: 'GET',
+    url: `${endpoint.base(reference)}/charges/${encodeURIComponent(reference.transactionReference)}`,
+    credentials: account.credentials,
+    timeoutMs: endpoint.timeoutMs,
+    retries: STATUS_RETRIES,
+  });
+  return toOutcome(reply);
+}
+
+/**
+ * A POST that may have moved money: never repeated. A timeout leaves the outcome unknown (pending, reconciled
+ * later by chargeStatus); a 5xx or a refused connection is settled by asking the bank whether it has the charge.
+ */
+async function postCharge(endpoint: ChargesEndpoint, reference: ChargeReference, path: string, body: unknown, account: BankAccount): Promise<GatewayOutcome> {
+  try {
+    const reply = await bankRequest({ method: 'POST', url: `${endpoint.base(reference)}${path}`, body, credentials: account.credentials, timeoutMs: endpoint.timeoutMs });
+    if (reply.status < 500) {
+      const outcome = toOutcome(reply);
+      return outcome.kind === 'not_found' ? { kind: 'failed', code: PROCESSOR_CODES.PROCESSOR_ERROR, detail: 'The bank does not know this charge.' } : outcome;
+    }
+  } catch (error) {
+    if (error instanceof GatewayTimeoutError) return { kind: 'unknown', detail: error.message };
+    if (!(error instanceof GatewayUnavailableError)) throw error;
+  }
+  try {
+    const status = await chargeStatus(endpoint, reference, account);
+    if (status.kind !== 'not_found') return status;
+    return { kind: 'failed', code: PROCESSOR_CODES.PROCESSOR_ERROR, detail: 'The bank failed to process the charge and has no record of it.' };
+  } catch (error) {
+    if (!(error instanceof GatewayUnavailableError)) throw error;
+    return { kind: 'unknown', detail: `The bank failed and its status could not be read: ${error.message}` };
+  }
+}
+
+export function postCardCharge(endpoint: ChargesEndpoint, request: ChargeRequest, account: BankAccount): Promise<GatewayOutcome> {
+  const { payment } = request;
+  return postCharge(
+    endpoint,
+    request,
+    '/charges',
+    {
+      reference: request.transactionReference,
+      amountMinor: request.amountMinor,
+      currency: request.currency,
+      card: payment.card,
+      document: payment.document,
+    },
+    account,
+  );
+}
+
+export const postAuthorize = (endpoint: ChargesEndpoint, reference: ChargeReference, account: BankAccount): Promise<GatewayOutcome> =>
+  postCharge(endpoint, reference, `/charges/${encodeURIComponent(reference.transactionReference)}/authorize`, {}, account);
+
+/** Verifying a code moves no money, but a wrong-code count must not double: it is not retried either. */
+export async function verifyOtp(endpoint: ChargesEndpoint, reference: ChargeReference, code: string, account: BankAccount): Promise<'valid' | 'invalid'> {
+  const reply = await bankRequest({
+    method: 'POST',
+    url: `${endpoint.base(reference)}/charges/${encodeURIComponent(reference.transactionReference)}/otp`,
+    body: { code },
+    credentials: account.credentials,
+    timeoutMs: endpoint.timeoutMs,
+  });
+  if (reply.body.result === 'otp_valid') return 'valid';
+  if (reply.body.result === 'otp_invalid') return 'invalid';
+  throw new GatewayUnavailableError(`The bank did not verify the OTP (HTTP ${reply.status}).`);
+}

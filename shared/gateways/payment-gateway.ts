@@ -1,0 +1,68 @@
+/**
+ * The port every bank adapter implements. Handlers and the charge flow speak only this; which adapter serves a
+ * session comes from the merchant's configuration (Merchant.gateways, fixed on the session at creation).
+ * Adapters never throw for a bank's answer: a rejection is an outcome. They throw GatewayUnavailableError only
+ * where the caller must refuse and change nothing (cancelling a pending payment).
+ */
+import type { Currency, GatewayId } from '../domain/merchant.ts';
+import type { PaymentData } from '../domain/payment-data.ts';
+
+/** Which of the bank's environments and whose credentials: test charges move no money. */
+export interface BankAccount {
+  environment: 'test' | 'live';
+  /** The merchant's decrypted bank credentials; null in the test environment. */
+  credentials: string | null;
+}
+
+export interface ChargeReference {
+  /** Our transaction reference: the idempotency reference the bank deduplicates on. */
+  transactionReference: string;
+  sessionReference: string;
+}
+
+export interface ChargeRequest extends ChargeReference {
+  amountMinor: number;
+  currency: Currency;
+  payment: PaymentData;
+}
+
+export type GatewayOutcome =
+  | { kind: 'approved'; processorReference: string }
+  | { kind: 'declined' | 'failed'; code: string; detail: string }
+  | { kind: 'otp_required' }
+  /** The bank's answer is unknown (timeout): the transaction stays pending until reconciled by a status query. */
+  | { kind: 'unknown'; detail: string };
+
+
+export interface PaymentGateway {
+  readonly id: GatewayId;
+  /** Never retried: a second POST could charge twice; the bank deduplicates on transactionReference anyway. */
+  charge(request: ChargeRequest, account: BankAccount): Promise<GatewayOutcome>;
+  /** Checks the buyer's code; moves no money. Throws GatewayUnavailableError when the bank cannot say. */
+  verifyOtp(reference: ChargeReference, code: string, account: BankAccount): Promise<'valid' | 'invalid'>;
+  /** Sends a charge whose OTP was confirmed; like charge, never retried. */
+  authorize(reference: ChargeReference, account: BankAccount): Promise<GatewayOutcome>;
+  /** Safe to retry: reads the bank's record of a charge, for reconciliation. */
+  chargeStatus(reference: ChargeReference, account: BankAccount): Promise<GatewayOutcome | { kind: 'not_found' }>;
+  /** Only gateways whose payments are created pending (the USD processor): creates it, idempotently per session. */
+  openPayment?(payment: { sessionReference: string; amountMinor: number; currency: Currency }, account: BankAccount): Promise<'pending' | 'charged' | 'cancelled'>;
+  /**
+   * Only gateways whose payments are created pending (the USD processor): cancels the session's pending payment.
+   * 'already_charged' when the processor charged it first; throws GatewayUnavailableError when it cannot say.
+   */
+  cancelPayment?(sessionReference: string, account: BankAccount): Promise<'cancelled' | 'already_charged' | 'not_found'>;
+}
+
+export class GatewayUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'GatewayUnavailableError';
+  }
+}
+
+export class GatewayTimeoutError extends GatewayUnavailableError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'GatewayTimeoutError';
+  }
+}

@@ -1,0 +1,40 @@
+import type { MiddlewareObj, Request } from '@middy/core';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { Authenticator } from '../../auth/authenticator.ts';
+import { AuthenticationError, NotFoundError } from '../../errors.ts';
+import type { MerchantStore } from '../../store/merchant-store.ts';
+import type { SessionStore } from '../../store/session-store.ts';
+import { requestState } from '../request-state.ts';
+
+/** The session reference names the checkout's caller: from the path ({reference}) or the body (sessionReference). */
+function sessionReferenceOf(input: { params: unknown; body: unknown } | undefined): string | undefined {
+  const params = input?.params as { reference?: string } | undefined;
+  const body = input?.body as { sessionReference?: string } | undefined;
+  return params?.reference ?? body?.sessionReference;
+}
+
+/**
+ * Checkout routes, called from the buyer's browser: the session reference (unguessable, in the checkout URL) is
+ * the credential, so it runs after validation has read it. A publishable key, when sent, must belong to the
+ * session's merchant and mode; a secret key is refused, because it must never reach a browser.
+ */
+export function authenticateCheckout(deps: { authenticator: Authenticator; sessions: SessionStore; merchants: MerchantStore }): MiddlewareObj<APIGatewayProxyEvent> {
+  const authenticateCheckoutBefore = async (request: Request<APIGatewayProxyEvent>) => {
+    const state = requestState(request.context);
+    const reference = sessionReferenceOf(state.input);
+    const session = reference ? await deps.sessions.get(reference) : null;
+    if (!session) throw new NotFoundError('session', state.input?.params ? 'reference' : 'sessionReference');
+    const authorization = request.event.headers?.authorization;
+    if (authorization !== undefined) {
+      const key = await deps.authenticator.authenticate(authorization, ['publishable']);
+      if (key.merchant.id !== session.merchantId || key.mode !== session.mode) {
+        throw new AuthenticationError('This publishable key does not belong to the merchant and mode of this session.');
+      }
+    }
+    // Read, not cached: the charge decides on the merchant's current test mode and credentials.
+    const merchant = await deps.merchants.get(session.merchantId);
+    if (!merchant) throw new NotFoundError('session', 'sessionReference');
+    state.auth = { merchant, mode: session.mode, keyKind: authorization === undefined ? null : 'publishable' };
+  };
+  return { before: authenticateCheckoutBefore, name: 'authenticateCheckout' };
+}

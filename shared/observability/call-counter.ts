@@ -1,0 +1,111 @@
+/**
+ * Counts AWS SDK v3 calls per service and command (DynamoDB GetItem, KMS Decrypt, SQS SendMessage, ...), so a
+ * benchmark or a test can tell how many round trips an operation makes. Works on any v3 client, including a
+ * DynamoDB document client (it shares its client's middleware stack).
+ *
+ * @example
+ * const counter = new CallCounter({ measureCapacity: true });
+ * counter.attach(deps.db);
+ * const before = counter.snapshot();
+ * await counter.within('request', () => handler(event, context));
+ * counter.since(before, 'request'); // [{ scope: 'request', service: 'DynamoDB', command: 'GetItem', calls: 1, capacityUnits: 0.5 }, ...]
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** The one part of an SDK v3 client the counter needs; structural, so no @smithy type leaks in. */
+export interface InstrumentableClient {
+  middlewareStack: {
+    add(
+      middleware: (next: (args: any) => Promise<any>, context: { clientName?: string; commandName?: string }) => (args: any) => Promise<any>,
+      options: { step: 'initialize'; name: string; override: boolean },
+    ): void;
+  };
+}
+
+/** Calls made outside any `within` scope: background work, set-up. */
+export const UNSCOPED = 'unscoped';
+
+export interface CallCount {
+  /** The `within` scope the call was made in, or UNSCOPED. */
+  scope: string;
+  /** Client name without "Client": DynamoDB, KMS, SQS, Scheduler. */
+  service: string;
+  /** Command name without "Command": GetItem, TransactWriteItems, Decrypt. */
+  command: string;
+  /** Calls sent, successful or not; a call the handler retries is counted again, the SDK's own retries are not. */
+  calls: number;
+  /**
+   * DynamoDB capacity units the table reported, when measureCapacity is on. Read or write follows from the
+   * command; DynamoDB Local does not double transactional units as AWS bills them, so a cost model must.
+   */
+  capacityUnits: number;
+}
+
+export type CallSnapshot = ReadonlyMap<string, CallCount>;
+
+type ConsumedCapacity = { CapacityUnits?: number };
+
+export class CallCounter {
+  private readonly counts = new Map<string, CallCount>();
+  private readonly scopes = new AsyncLocalStorage<string>();
+
+  /**
+   * @param options.measureCapacity asks DynamoDB for ReturnConsumedCapacity=TOTAL on every call, so that cost
+   * can be computed from real units; it changes nothing else in the request.
+   */
+  constructor(private readonly options: { measureCapacity?: boolean } = {}) {}
+
+  attach(client: InstrumentableClient): void {
+    client.middlewareStack.add(
+      (next, context) => async (args: { input: Record<string, unknown> }) => {
+        const service = (context.clientName ?? 'Unknown').replace(/Client$/, '');
+        const entry = this.entry(this.scopes.getStore() ?? UNSCOPED, service, (context.commandName ?? 'Unknown').replace(/Command$/, ''));
+        entry.calls += 1;
+        if (this.options.measureCapacity && service === 'DynamoDB') args.input.ReturnConsumedCapacity ??= 'TOTAL';
+        const result = (await next(args)) as { output?: { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] } };
+        const consumed = result.output?.ConsumedCapacity;
+        for (const c of consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed]) entry.capacityUnits += c.CapacityUnits ?? 0;
+        return result;
+      },
+      { step: 'initialize', name: 'callCounter', override: true },
+    );
+  }
+
+  /** Runs `work` so that every call it makes, however deep in its async chain, is counted under `scope`. */
+  within<T>(scope: string, work: () => T): T {
+    return this.scopes.run(scope, work);
+  }
+
+  snapshot(): CallSnapshot {
+    return new Map([...this.counts].map(([k, v]) => [k, { ...v }]));
+  }
+
+  /** What was counted after `before` was taken, in one scope or all; commands with no new call are left out. */
+  since(before: CallSnapshot, scope?: string): CallCount[] {
+    const result: CallCount[] = [];
+    for (const [key, now] of this.counts) {
+      if (scope !== undefined && now.scope !== scope) continue;
+      const then = before.get(key);
+      const calls = now.calls - (then?.calls ?? 0);
+      if (calls === 0) continue;
+      result.push({
+        scope: now.scope,
+        service: now.service,
+        command: now.command,
+        calls,
+        capacityUnits: now.capacityUnits - (then?.capacityUnits ?? 0),
+      });
+    }
+    return result;
+  }
+
+  private entry(scope: string, service: string, command: string): CallCount {
+    const key = `${scope}|${service}:${command}`;
+    let entry = this.counts.get(key);
+    if (!entry) {
+      entry = { scope, service, command, calls: 0, capacityUnits: 0 };
+      this.counts.set(key, entry);
+    }
+    return entry;
+  }
+}

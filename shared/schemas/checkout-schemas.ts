@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { CURRENCIES } from '../domain/merchant.ts';
+import { DOCUMENT_TYPES } from '../domain/prefill.ts';
+import { CLOSED_REASONS, SESSION_STATUSES } from '../domain/session-state.ts';
+import { TransactionSchema } from './transaction-schemas.ts';
+
+const SessionReference = z.string().regex(/^cs_[0-9A-Za-z]{1,64}$/, { error: 'must be a session reference (cs_...)' });
+
+/**
+ * Only the shape is checked here; the buyer's data itself (card number, expiry, CVV, holder, document) is checked
+ * once the session is known, because invalid data is an attempt that counts as a failure.
+ */
+export const CheckoutChargeBodySchema = z
+  .strictObject({
+    sessionReference: SessionReference,
+    card: z.strictObject({
+      number: z.string().max(40).meta({ description: 'Card number as typed; spaces and dashes are ignored. Never stored or echoed.' }),
+      expMonth: z.int().meta({ example: 12 }),
+      expYear: z.int().meta({ description: 'Four digits.', example: 2030 }),
+      cvv: z.string().max(8).meta({ description: 'Never stored.' }),
+      holderName: z.string().max(1000).optional().meta({ description: 'Required: its absence is an attempt that fails with 400 and counts.' }),
+    }),
+    document: z
+      .strictObject({ type: z.string().max(10).meta({ description: DOCUMENT_TYPES.join(', ') }), id: z.string().max(100) })
+      .optional()
+      .meta({ description: 'Identity document of the payer; required on the VES gateways (see requiresDocument).' }),
+  })
+  .meta({ id: 'CheckoutChargeRequest' });
+
+export const CheckoutOtpBodySchema = z
+  .strictObject({
+    sessionReference: SessionReference,
+    transactionReference: z.string().regex(/^txn_[0-9A-Za-z]{1,64}$/, { error: 'must be a transaction reference (txn_...)' }),
+    code: z.string().max(12).meta({ description: 'The code the bank sent to the buyer.' }),
+  })
+  .meta({ id: 'CheckoutOtpRequest' });
+
+export const CheckoutSessionParamsSchema = z.strictObject({ reference: SessionReference });
+
+const SessionProgressSchema = z.object({
+  reference: z.string(),
+  status: z.enum(SESSION_STATUSES),
+  closedReason: z.enum(CLOSED_REASONS).nullable(),
+  attemptsRemaining: z.int().nullable(),
+  returnUrl: z.string().nullable(),
+});
+
+export const CheckoutChargeResultSchema = z
+  .object({
+    transaction: TransactionSchema,
+    session: SessionProgressSchema,
+    nextAction: z
+      .object({ type: z.literal('otp'), entriesRemaining: z.int() })
+      .nullable()
+      .meta({ description: 'otp: ask the buyer for the code and send it to POST /v1/checkout/otp.' }),
+  })
+  .meta({ id: 'CheckoutChargeResult' });
+
+export const CheckoutSessionSchema = z
+  .object({
+    reference: z.string(),
+    status: z.enum(SESSION_STATUSES),
+    closedReason: z.enum(CLOSED_REASONS).nullable(),
+    amountMinor: z.int(),
+    currency: z.enum(CURRENCIES),
+    description: z.string().nullable(),
+    expiresAt: z.string(),
+    attemptsRemaining: z.int().nullable(),
+    lastAttemptWarning: z.boolean().meta({ description: 'True when exactly one attempt remains: the only time the buyer is warned.' }),
+    prefill: z.object({ cardholderName: z.string().optional(), documentType: z.enum(DOCUMENT_TYPES).optional(), documentId: z.string().optional() }).nullable(),
+    requiresOtp: z.boolean().meta({ description: 'The gateway confirms every charge with an OTP (some cards ask for one on any gateway).' }),
+    requiresDocument: z.boolean(),
+    storedCard: z.object({ brand: z.string(), lastFour: z.string() }).nullable(),
+    returnUrl: z.string().nullable(),
+    lastTransaction: TransactionSchema.nullable(),
+    test: z.boolean(),
+  })
+  .meta({ id: 'CheckoutSession' });
+export type CheckoutChargeBody = z.output<typeof CheckoutChargeBodySchema>;
+export type CheckoutOtpBody = z.output<typeof CheckoutOtpBodySchema>;

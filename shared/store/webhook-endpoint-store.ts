@@ -1,0 +1,86 @@
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Mode } from '../domain/session-state.ts';
+import type { WebhookEndpoint } from '../webhooks/endpoint.ts';
+import { conditional, itemDoesNotExist, itemExists } from './conditions.ts';
+import { keys } from './keys.ts';
+import { tableDefinition } from './table-definition.ts';
+
+/** Webhook endpoints of a merchant and mode; the ciphertexts are stored as they come, never decrypted here. */
+export interface WebhookEndpointStore {
+  create(endpoint: WebhookEndpoint): Promise<void>;
+  get(endpointId: string): Promise<WebhookEndpoint | null>;
+  /** Oldest first: the order they were registered in. */
+  list(merchantId: string, mode: Mode): Promise<WebhookEndpoint[]>;
+  /** Replaces the endpoint if nobody changed it since `expectedVersion` was read. */
+  save(endpoint: WebhookEndpoint, expectedVersion: number): Promise<void>;
+  delete(endpointId: string): Promise<void>;
+}
+
+const NOT_IN_DOMAIN = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'type'] as const;
+
+function toEndpoint(item: Record<string, unknown>): WebhookEndpoint {
+  const copy: Record<string, unknown> = { ...item };
+  for (const attribute of NOT_IN_DOMAIN) delete copy[attribute];
+  return copy as unknown as WebhookEndpoint;
+}
+
+export function createWebhookEndpointStore(db: DynamoDBDocumentClient, tableName: string): WebhookEndpointStore {
+  const item = (e: WebhookEndpoint) => ({
+    ...keys.webhookEndpoint(e.id),
+    ...keys.merchantWebhookEndpoints(e.merchantId, e.mode, e.createdAt, e.id),
+    type: 'webhook_endpoint',
+    ...e,
+  });
+  return {
+    async create(endpoint) {
+      await conditional(() => db.send(new PutCommand({ TableName: tableName, Item: item(endpoint), ConditionExpression: itemDoesNotExist })));
+    },
+    async get(endpointId) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.webhookEndpoint(endpointId) }));
+      return Item ? toEndpoint(Item) : null;
+    },
+    async list(merchantId, mode) {
+      const partition = keys.merchantWebhookEndpoints(merchantId, mode, '', '').gsi1pk;
+      const pks: string[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: tableDefinition.gsi1.name,
+            KeyConditionExpression: 'gsi1pk = :p',
+            ExpressionAttributeValues: { ':p': partition },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const entry of page.Items ?? []) pks.push(entry.pk as string);
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      const found = new Map<string, WebhookEndpoint>();
+      for (let i = 0; i < pks.length; i += 100) {
+        let pending: Record<string, unknown>[] = pks.slice(i, i + 100).map((pk) => ({ pk, sk: 'WEBHOOK_ENDPOINT' }));
+        while (pending.length > 0) {
+          const { Responses, UnprocessedKeys } = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }));
+          for (const entry of Responses?.[tableName] ?? []) found.set(entry.pk as string, toEndpoint(entry));
+          pending = (UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+        }
+      }
+      return pks.map((pk) => found.get(pk)).filter((e): e is WebhookEndpoint => e !== undefined);
+    },
+    async save(endpoint, expectedVersion) {
+      await conditional(() =>
+        db.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: item(endpoint),
+            ConditionExpression: `${itemExists} AND version = :expected`,
+            ExpressionAttributeValues: { ':expected': expectedVersion },
+          }),
+        ),
+      );
+    },
+    async delete(endpointId) {
+      await db.send(new DeleteCommand({ TableName: tableName, Key: keys.webhookEndpoint(endpointId) }));
+    },
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * Webhook endpoints as the domain sees them: their settings, the credentials that travel only encrypted, the
+ * rules of each authType, and what merchants are shown. Pure: no I/O.
+ */
+import type { EventType } from '../domain/events.ts';
+import type { Mode } from '../domain/session-state.ts';
+import { classifyAddress } from './address-policy.ts';
+
+export const AUTH_TYPES = ['none', 'bearer', 'basic', 'api_key', 'oauth2'] as const;
+export type AuthType = (typeof AUTH_TYPES)[number];
+export const ENDPOINT_STATUSES = ['enabled', 'disabled'] as const;
+export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
+
+/** The secrets of an endpoint's outbound authentication: stored only as one SecretBox ciphertext. */
+export interface EndpointCredentials {
+  authToken?: string;
+  authUsername?: string;
+  authPassword?: string;
+  oauthClientSecret?: string;
+}
+
+/** Settings that are not secret and are shown back to the merchant. */
+export interface EndpointSettings {
+  url: string;
+  enabledEvents: EventType[];
+  description: string | null;
+  status: EndpointStatus;
+  authType: AuthType;
+  authHeaderName: string | null;
+  oauthTokenUrl: string | null;
+  oauthClientId: string | null;
+  oauthScope: string | null;
+}
+
+export interface CredentialFlags {
+  hasAuthToken: boolean;
+  hasBasicAuth: boolean;
+  hasOAuthClientSecret: boolean;
+}
+
+export interface WebhookEndpoint extends EndpointSettings, CredentialFlags {
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  /** SecretBox ciphertext of the whsec_... signing secret. */
+  secretCiphertext: string;
+  /** SecretBox ciphertext of the JSON of EndpointCredentials; null when there are none. */
+  credentialsCiphertext: string | null;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export type WebhookEndpointResource = EndpointSettings & CredentialFlags & { id: string; mode: Mode; createdAt: string; updatedAt: string };
+
+/** Which credential and setting fields each authType needs; any other auth field is refused. */
+const AUTH_FIELDS: Record<AuthType, { credentials: (keyof EndpointCredentials)[]; settings: ('authHeaderName' | 'oauthTokenUrl' | 'oauthClientId')[] }> = {
+  none: { credentials: [], settings: [] },
+  bearer: { credentials: ['authToken'], settings: [] },
+  basic: { credentials: ['authUsername', 'authPassword'], settings: [] },
+  api_key: { credentials: ['authToken'], settings: ['authHeaderName'] },
+  oauth2: { credentials: ['oauthClientSecret'], settings: ['oauthTokenUrl', 'oauthClientId'] },
+};
+const OPTIONAL_SETTINGS: Partial<Record<AuthType, 'oauthScope'>> = { oauth2: 'oauthScope' };
+const AUTH_SETTING_NAMES = ['authHeaderName', 'oauthTokenUrl', 'oauthClientId', 'oauthScope'] as const;
+const CREDENTIAL_NAMES = ['authToken', 'authUsername', 'authPassword', 'oauthClientSecret'] as const;
+
+export const credentialFlags = (c: EndpointCredentials): CredentialFlags => ({
+  hasAuthToken: Boolean(c.authToken),
+  hasBasicAuth: Boolean(c.authUsername && c.authPassword),
+  hasOAuthClientSecret: Boolean(c.oauthClientSecret),
+});
+
+/** Headers the service sets itself; an api_key header may not replace them. */
+const RESERVED_HEADERS = new Set(['authorization', 'content-type', 'content-length', 'host', 'svc-signature', 'user-agent', 'connection', 'transfer-encoding']);
+
+export interface AuthInput extends EndpointCredentials {
+  authType?: AuthType;
+  authHeaderName?: string;
+  oauthTokenUrl?: string;
+  oauthClientId?: string;
+  oauthScope?: string;
+}
+
+export interface EndpointIssue {
+  field: string;
+  message: string;
+}
+
+/**
+ * Applies an authentication change to what is stored. An omitted field is kept, "" deletes it, a value replaces
+ * it; a field the resulting authType does not use is refused when sent and dropped when left over from the
+ * previous type, so no unused secret stays stored.
+ */
+export function applyAuthChange(
+  current: { settings: Pick<EndpointSettings, 'authType' | (typeof AUTH_SETTING_NAMES)[number]>; credentials: EndpointCredentials },
+  input: AuthInput,
+): { settings: Pick<EndpointSettings, 'authType' | (typeof AUTH_SETTING_NAMES)[number]>; credentials: EndpointCredentials; issues: EndpointIssue[] } {
+  const authType = input.authType ?? current.settings.authType;
+  const allowed = AUTH_FIELDS[authType];
+  const optional = OPTIONAL_SETTINGS[authType];
+  const issues: EndpointIssue[] = [];
+  const usesSetting = (name: (typeof AUTH_SETTING_NAMES)[number]) => (allowed.settings as string[]).includes(name) || optional === name;
+
+  const settings = { authType, authHeaderName: null, oauthTokenUrl: null, oauthClientId: null, oauthScope: null } as ReturnType<typeof applyAuthChange>['settings'];
+  for (const name of AUTH_SETTING_NAMES) {
+    const sent = input[name];
+    if (sent !== undefined && sent !== '' && !usesSetting(name)) issues.push({ field: name, message: `${name} is not used with authType ${authType}.` });
+    if (!usesSetting(name)) continue;
+    settings[name] = sent === undefined ? current.settings[name] : sent === '' ? null : sent;
+  }
+  const credentials: EndpointCredentials = {};
+  for (const name of CREDENTIAL_NAMES) {
+    const sent = input[name];
+    const used = (allowed.credentials as string[]).includes(name);
+    if (sent !== undefined && sent !== '' && !used) issues.push({ field: name, message: `${name} is not used with authType ${authType}.` });
+    if (!used) continue;
+    const value = sent === undefined ? current.credentials[name] : sent === '' ? undefined : sent;
+    if (value !== undefined) credentials[name] = value;
+  }
+  for (const name of allowed.settings) if (!settings[name]) issues.push({ field: name, message: `${name} is required with authType ${authType}.` });
+  for (const name of allowed.credentials) if (!credentials[name]) issues.push({ field: name, message: `${name} is required with authType ${authType}.` });
+  if (settings.authHeaderName && RESERVED_HEADERS.has(settings.authHeaderName.toLowerCase())) {
+    issues.push({ field: 'authHeaderName', message: `authHeaderName cannot be ${settings.authHeaderName}: the service sets that header itself.` });
+  }
+  return { settings, credentials, issues };
+}
+
+/**
+ * Endpoint URLs are https. Only the sandbox may use http, and only to the loopback interface, so a developer can
+ * receive webhooks on their own machine. A literal address of a private network is refused at once in AWS; names
+ * are checked again on every send, after DNS resolution.
+ */
+export function endpointUrlIssue(value: string, { allowLoopbackHttp }: { allowLoopbackHttp: boolean }): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be a valid URL';
+  }
+  if (url.username || url.password) return 'must not contain credentials; use authType instead';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const loopback = host === 'localhost' || classifyAddress(host) === 'loopback';
+  if (allowLoopbackHttp && loopback && (url.protocol === 'http:' || url.protocol === 'https:')) return null;
+  if (url.protocol !== 'https:') return 'must be an https URL';
+  const kind = classifyAddress(host);
+  if (loopback || (kind !== 'invalid' && kind !== 'public')) return 'must point to a public address';
+  return null;
+}
+
+export const toEndpointResource = (e: WebhookEndpoint): WebhookEndpointResource => ({
+  id: e.id,
+  mode: e.mode,
+  url: e.url,
+  enabledEvents: e.enabledEvents,
+  description: e.description,
+  status: e.status,
+  authType: e.authType,
+  authHeaderName: e.authHeaderName,
+  oauthTokenUrl: e.oauthTokenUrl,
+  oauthClientId: e.oauthClientId,
+  oauthScope: e.oauthScope,
+  hasAuthToken: e.hasAuthToken,
+  hasBasicAuth: e.hasBasicAuth,
+  hasOAuthClientSecret: e.hasOAuthClientSecret,
+  createdAt: e.createdAt,
+  updatedAt: e.updatedAt,
+});
+
+/** The encryption contexts bind each ciphertext to its endpoint, so it cannot be copied onto another one. */
+export const secretContext = (e: Pick<WebhookEndpoint, 'id' | 'merchantId'>) => ({ merchantId: e.merchantId, endpointId: e.id, purpose: 'webhook_signing_secret' });
+export const credentialsContext = (e: Pick<WebhookEndpoint, 'id' | 'merchantId'>) => ({ merchantId: e.merchantId, endpointId: e.id, purpose: 'webhook_credentials' });

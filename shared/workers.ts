@@ -1,0 +1,93 @@
+/**
+ * The worker manifest: the background functions that are not HTTP routes. Like shared/routes.ts for the API, it
+ * drives both the CDK stack (one Lambda per entry, wired to its trigger) and the sandbox (which runs the same
+ * modules from its stream reader, in-process queues and scheduler stand-in).
+ */
+import { MAX_ATTEMPTS } from './webhooks/retry-schedule.ts';
+
+export interface QueueDefinition {
+  /** How long a received message stays hidden when its consumer does not say otherwise. */
+  visibilityTimeoutSeconds: number;
+  /** Receives before the message is moved to the queue's dead-letter queue. */
+  maxReceiveCount: number;
+  /** The environment variable that carries the queue's URL to the functions that send to it. */
+  urlEnv: string;
+  summary: string;
+}
+
+export const queues = {
+  webhookDeliveries: {
+    // Six times the sender's 50-second timeout (AWS's advice): a message is not handed out twice while in flight.
+    visibilityTimeoutSeconds: 300,
+    // One receive per attempt: the first and the five retries; the next receive moves it to the dead-letter queue.
+    maxReceiveCount: MAX_ATTEMPTS,
+    urlEnv: 'WEBHOOK_DELIVERIES_QUEUE_URL',
+    summary: 'One message per webhook delivery attempt; retries are delayed through the visibility timeout',
+  },
+  sessionExpiry: {
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 5,
+    urlEnv: 'SESSION_EXPIRY_QUEUE_URL',
+    summary: 'Sessions to expire, each delayed to the exact second of its expiresAt',
+  },
+} as const satisfies Record<string, QueueDefinition>;
+export type QueueName = keyof typeof queues;
+
+/** Stream records a worker wants: the event names, and items whose partition key starts with the prefix. */
+export interface StreamFilter {
+  eventNames: ('INSERT' | 'MODIFY' | 'REMOVE')[];
+  pkPrefix: string;
+}
+
+export type WorkerTrigger = { kind: 'stream'; filter: StreamFilter } | { kind: 'queue'; queue: QueueName } | { kind: 'schedule' };
+
+export interface WorkerDefinition {
+  /** Module relative to the project root; it exports `handler` (Lambda) and `build(deps)` (sandbox, tests). */
+  entry: string;
+  trigger: WorkerTrigger;
+  /** Queues the worker sends to, so the stack grants exactly those. */
+  sendsTo: QueueName[];
+  /** Item access to the table: the planner and the hand-over only read the stream or their payload. */
+  table: 'none' | 'read-write';
+  summary: string;
+}
+
+export const workers = {
+  dispatchWebhooks: {
+    entry: 'functions/workers/dispatch-webhooks.ts',
+    trigger: { kind: 'stream', filter: { eventNames: ['INSERT'], pkPrefix: 'EVENT#' } },
+    sendsTo: ['webhookDeliveries'],
+    table: 'read-write',
+    summary: 'Fans each new outbox event out to one delivery per subscribed, enabled endpoint',
+  },
+  sendWebhooks: {
+    entry: 'functions/workers/send-webhooks.ts',
+    trigger: { kind: 'queue', queue: 'webhookDeliveries' },
+    sendsTo: [],
+    table: 'read-write',
+    summary: 'Signs and sends one delivery, logs the attempt, schedules the retry',
+  },
+  planSessionExpiry: {
+    entry: 'functions/workers/plan-session-expiry.ts',
+    trigger: { kind: 'stream', filter: { eventNames: ['INSERT', 'MODIFY'], pkPrefix: 'SESSION#' } },
+    sendsTo: ['sessionExpiry'],
+    table: 'none',
+    summary: 'Creates the one-time expiry schedule of a new session and deletes it when the session closes earlier',
+  },
+  handOverSessionExpiry: {
+    entry: 'functions/workers/hand-over-session-expiry.ts',
+    trigger: { kind: 'schedule' },
+    sendsTo: ['sessionExpiry'],
+    table: 'none',
+    summary: 'Fired by the schedule ahead of expiresAt: queues the expiry delayed to the exact second',
+  },
+  expireSessions: {
+    entry: 'functions/workers/expire-sessions.ts',
+    trigger: { kind: 'queue', queue: 'sessionExpiry' },
+    sendsTo: ['sessionExpiry'],
+    table: 'read-write',
+    summary: 'Expires a session at expiresAt unless a charge is at the bank; writes session.expired once',
+  },
+} as const satisfies Record<string, WorkerDefinition>;
+export type WorkerId = keyof typeof workers;
+export const workerIds = Object.keys(workers) as WorkerId[];

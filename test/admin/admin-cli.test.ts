@@ -1,0 +1,95 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bankCredentialsContext } from '../../shared/admin/bank-credentials.ts';
+import { localSecretBox } from '../../shared/crypto/local-secret-box.ts';
+import { scanTable, testConnection } from '../support/dynamo.ts';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+
+const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+// The CLI runs beside the sandbox with the sandbox's environment: the run's DynamoDB Local, its own key directory.
+const sandboxDir = mkdtempSync(join(tmpdir(), 'svc-admin-cli-'));
+
+/** The real CLI, as the platform team runs it (a child process through npm, ~1-2 s each: used sparingly). */
+function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { endpoint, tableName } = testConnection();
+  return new Promise((resolve) => {
+    execFile(
+      'npm',
+      ['run', '--silent', 'admin', '--', ...args],
+      { cwd: PROJECT_ROOT, env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName, SANDBOX_DIR: sandboxDir } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('admin CLI', () => {
+  let sandbox: TestSandbox;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+  });
+  afterAll(() => sandbox.stop());
+
+  it('merchant create --json prints one JSON object whose secret test key opens sessions on the sandbox', async () => {
+    const { code, stdout, stderr } = await admin('merchant', 'create', '--name', 'Acme', '--json');
+
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+    const created = JSON.parse(stdout);
+    expect(created).toMatchObject({
+      merchantId: expect.stringMatching(/^mer_/),
+      secretTest: expect.stringMatching(/^sk_test_/),
+      publishableTest: expect.stringMatching(/^pk_test_/),
+      restrictedTest: expect.stringMatching(/^rk_test_/),
+      secretLive: expect.stringMatching(/^sk_live_/),
+      publishableLive: expect.stringMatching(/^pk_live_/),
+      restrictedLive: expect.stringMatching(/^rk_live_/),
+      provisioned: true,
+      testMode: { bank_direct: true },
+    });
+    const session = await sandbox.request('POST', '/v1/sessions', { key: created.secretTest, body: { amountMinor: 1050, currency: 'VES' } });
+    expect(session.status).toBe(201);
+  });
+
+  it('credentials load stores only ciphertext, marks the gateway loaded, and never prints the credentials', async () => {
+    const { merchant } = await sandbox.newMerchant();
+    const password = `Pa55-${Date.now()}-never-in-the-table`;
+    const content = JSON.stringify({ username: 'acme-api', password });
+    const file = join(sandboxDir, 'bank_direct.json');
+    writeFileSync(file, content, { mode: 0o600 });
+
+    const { code, stdout, stderr } = await admin('credentials', 'load', '--merchant', merchant.id, '--gateway', 'bank_direct', '--file', file, '--json');
+
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(stdout)).toEqual({ merchantId: merchant.id, gateway: 'bank_direct', credentialsLoaded: true });
+    expect(stdout).not.toContain(password);
+    expect(JSON.stringify(await scanTable())).not.toContain(password);
+    expect((await sandbox.deps.merchants.get(merchant.id))!.credentialsLoaded.bank_direct).toBe(true);
+    const ciphertext = (await sandbox.deps.merchants.getCredentials(merchant.id, 'bank_direct'))!;
+    const box = localSecretBox(join(sandboxDir, 'keys'));
+    expect(await box.decrypt(ciphertext, bankCredentialsContext(merchant.id, 'bank_direct'))).toBe(content);
+    await expect(box.decrypt(ciphertext, bankCredentialsContext(merchant.id, 'bank_otp'))).rejects.toThrow(/another record/);
+  });
+
+  it('answers a usage error with exit code 2, the command’s usage and no stack trace', async () => {
+    const { code, stdout, stderr } = await admin('merchant', 'create', '--json');
+
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('--name is required');
+    expect(stderr).toContain('Usage: npm run --silent admin -- merchant create --name <name>');
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses test mode on a gateway without a test environment with exit code 1 and a clear message', async () => {
+    const { merchant } = await sandbox.newMerchant();
+    const { code, stderr } = await admin('test-mode', '--merchant', merchant.id, '--gateway', 'bank_otp', '--on');
+
+    expect(code).toBe(1);
+    expect(stderr).toBe('Error: The bank_otp gateway has no test environment, so test mode cannot be switched on for it.\n');
+    expect((await sandbox.deps.merchants.get(merchant.id))!.testMode.bank_otp).toBeUndefined();
+  });
+});

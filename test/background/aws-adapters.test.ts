@@ -1,0 +1,54 @@
+import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, SchedulerClient } from '@aws-sdk/client-scheduler';
+import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { atExpression, createEventBridgeScheduler } from '../../shared/background/eventbridge-scheduler.ts';
+import { createSqsQueue } from '../../shared/background/sqs-queue.ts';
+
+describe('createSqsQueue', () => {
+  const sqs = mockClient(SQSClient);
+  beforeEach(() => sqs.reset());
+
+  it('sends JSON with the delay clamped to SQS limits and changes visibility', async () => {
+    const queue = createSqsQueue(new SQSClient({ region: 'us-east-1' }), 'https://sqs.example/q');
+    sqs.on(SendMessageCommand).resolves({ MessageId: 'm1' });
+    sqs.on(ChangeMessageVisibilityCommand).resolves({});
+    await queue.send({ deliveryId: 'wd_1' }, { delaySeconds: 1200.2 });
+    await queue.changeVisibility('rh-1', 7680);
+    expect(sqs.commandCalls(SendMessageCommand)[0]!.args[0].input).toEqual({ QueueUrl: 'https://sqs.example/q', MessageBody: '{"deliveryId":"wd_1"}', DelaySeconds: 900 });
+    expect(sqs.commandCalls(ChangeMessageVisibilityCommand)[0]!.args[0].input).toEqual({ QueueUrl: 'https://sqs.example/q', ReceiptHandle: 'rh-1', VisibilityTimeout: 7680 });
+  });
+});
+
+describe('createEventBridgeScheduler', () => {
+  const scheduler = mockClient(SchedulerClient);
+  beforeEach(() => scheduler.reset());
+  const make = () => createEventBridgeScheduler(new SchedulerClient({ region: 'us-east-1' }), { groupName: 'g', targetArn: 'arn:fn', roleArn: 'arn:role' });
+
+  it('creates a one-time, self-deleting schedule with no flexible window', async () => {
+    scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn:s' });
+    await make().schedule('session-expiry-cs_1', Date.parse('2026-01-01T10:03:30.750Z'), { merchantId: 'mer_1', reference: 'cs_1' });
+    expect(scheduler.commandCalls(CreateScheduleCommand)[0]!.args[0].input).toMatchObject({
+      Name: 'session-expiry-cs_1',
+      GroupName: 'g',
+      ScheduleExpression: 'at(2026-01-01T10:03:30)',
+      ScheduleExpressionTimezone: 'UTC',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      ActionAfterCompletion: 'DELETE',
+      Target: { Arn: 'arn:fn', RoleArn: 'arn:role', Input: '{"merchantId":"mer_1","reference":"cs_1"}' },
+    });
+  });
+
+  it('treats an existing schedule and a missing one on delete as done, and rethrows the rest', async () => {
+    scheduler.on(CreateScheduleCommand).rejects(new ConflictException({ message: 'exists', Message: 'exists', $metadata: {} }));
+    scheduler.on(DeleteScheduleCommand).rejects(new ResourceNotFoundException({ message: 'gone', Message: 'gone', $metadata: {} }));
+    await expect(make().schedule('n', 0, { merchantId: 'm' })).resolves.toBeUndefined();
+    await expect(make().cancel('n')).resolves.toBeUndefined();
+    scheduler.on(DeleteScheduleCommand).rejects(new Error('throttled'));
+    await expect(make().cancel('n')).rejects.toThrow('throttled');
+  });
+
+  it('writes at() without milliseconds or zone', () => {
+    expect(atExpression(Date.parse('2026-03-04T05:06:07.999Z'))).toBe('at(2026-03-04T05:06:07)');
+  });
+});

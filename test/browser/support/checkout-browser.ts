@@ -1,0 +1,122 @@
+/**
+ * Browser tests of the checkout page: Debian's Chromium driven by playwright-core against the real sandbox.
+ * Fails loudly when Chromium is missing: these tests run in CI (.ci/run installs it), never skipped.
+ */
+import type axe from 'axe-core';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+const ARTIFACTS_DIR = 'test-artifacts/checkout';
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+/** Where the tests' merchant sends buyers after paying; answered by the browser context itself (no network). */
+export const RETURN_URL = 'https://tienda.example/pedido/42/gracias';
+
+export const TEST_CARDS = {
+  approved: '4111111111111111',
+  declined: '4000000000000002',
+  otp: '4000000000003220',
+  /** Charged at the bank, but the answer never arrives within the gateway's deadline. */
+  bankSilent: '4000000000009995',
+} as const;
+export const OTP_CODE = '123456';
+
+export interface CheckoutHarness {
+  sandbox: TestSandbox;
+  context: BrowserContext;
+  secretKey: string;
+  /** Creates a VES session as the merchant's server would and returns it (checkoutUrl included). */
+  createSession(body?: Record<string, unknown>): Promise<{ reference: string; checkoutUrl: string; [key: string]: unknown }>;
+  /** A new page at the session's checkout, sized as asked, recording what the page sends and logs. */
+  open(checkoutUrl: string, viewport?: { width: number; height: number }): Promise<CheckoutPage>;
+  close(): Promise<void>;
+}
+
+export interface CheckoutPage {
+  page: Page;
+  /** Every request the page made: URL, method and body. */
+  requests: { url: string; method: string; body: string | null; idempotencyKey: string | null }[];
+  /** Console messages and page errors (a CSP violation shows up here). */
+  console: string[];
+}
+
+export async function startCheckoutHarness(): Promise<CheckoutHarness> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium is missing at ${CHROMIUM_PATH}: install it with "apt-get install -y chromium" (.ci/run does this in CI).`);
+  }
+  const sandbox = await startTestSandbox();
+  const { keys } = await sandbox.newMerchant();
+  const userDataDir = mkdtempSync(join(tmpdir(), 'checkout-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    locale: 'es-VE',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  await context.route('https://tienda.example/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<!doctype html><html lang="es"><title>Tienda</title><h1>Gracias por tu compra</h1></html>' }),
+  );
+  // A fresh profile opens a blank tab; the tests use their own pages.
+  for (const page of context.pages()) await page.close();
+
+  return {
+    sandbox,
+    context,
+    secretKey: keys.secretTest,
+    async createSession(body = {}) {
+      const created = await sandbox.request('POST', '/v1/sessions', {
+        key: keys.secretTest,
+        body: { amountMinor: 125050, currency: 'VES', description: 'Pedido 42: dos cafés y un pan de jamón', returnUrl: RETURN_URL, ...body },
+      });
+      if (created.status !== 201) throw new Error(`Session not created: ${created.status} ${created.text}`);
+      return created.body;
+    },
+    async open(checkoutUrl, viewport = DESKTOP) {
+      const page = await context.newPage();
+      await page.setViewportSize(viewport);
+      const opened: CheckoutPage = { page, requests: [], console: [] };
+      page.on('request', (request) => opened.requests.push({ url: request.url(), method: request.method(), body: request.postData(), idempotencyKey: request.headers()['idempotency-key'] ?? null }));
+      page.on('console', (message) => opened.console.push(`${message.type()}: ${message.text()}`));
+      page.on('pageerror', (error) => opened.console.push(`pageerror: ${error.message}`));
+      await page.goto(checkoutUrl);
+      return opened;
+    },
+    async close() {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+      await sandbox.stop();
+    },
+  };
+}
+
+/** axe-core run inside the page (evaluated through the DevTools protocol, so the page's CSP stays as served). */
+export async function accessibilityViolations(page: Page): Promise<{ id: string; help: string; nodes: string[] }[]> {
+  await page.evaluate(AXE_SOURCE);
+  const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }));
+  return results.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.html) }));
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  const path = join(ARTIFACTS_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** Fills the new-card form the way a buyer types it. */
+export async function fillCard(page: Page, card: { number: string; month?: string; year?: string; cvv?: string; holder?: string; documentId?: string }): Promise<void> {
+  await page.getByLabel('Número de la tarjeta').fill(card.number);
+  await page.getByLabel('Mes (MM)').fill(card.month ?? '12');
+  await page.getByLabel('Año (AAAA)').fill(card.year ?? '2030');
+  await page.getByLabel('Código de seguridad (CVV)').fill(card.cvv ?? '123');
+  if (card.holder !== undefined) await page.getByLabel('Nombre del titular (como aparece en la tarjeta)').fill(card.holder);
+  if (card.documentId !== undefined) await page.getByLabel('Número', { exact: true }).fill(card.documentId);
+}

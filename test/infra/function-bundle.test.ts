@@ -1,0 +1,107 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { execFile } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ServiceFunction } from '../../infra/constructs/service-function.ts';
+import { readStageConfig } from '../../infra/stage-config.ts';
+import { createMerchant, type MerchantKeys } from '../../shared/admin/merchant-admin.ts';
+import { errorBody } from '../../shared/http/response.ts';
+import { routes } from '../../shared/routes.ts';
+import { createApiKeyStore } from '../../shared/store/api-key-store.ts';
+import { createMerchantStore } from '../../shared/store/merchant-store.ts';
+import { testConnection, testDb } from '../support/dynamo.ts';
+
+const run = promisify(execFile);
+const RESULT = 'RESULT ';
+
+/** Imports the bundle in a fresh Node.js process, as the Lambda runtime does, and calls its handler once. */
+const INVOKE = `
+const [file, event] = process.argv.slice(1);
+const { handler } = await import(file);
+const context = { awsRequestId: 'req-1', functionName: 'bundle-test', getRemainingTimeInMillis: () => 10000 };
+console.log(${JSON.stringify(RESULT)} + JSON.stringify(await handler(JSON.parse(event), context)));
+`;
+
+function listSessionsEvent(key?: string) {
+  return {
+    resource: '/v1/sessions',
+    path: '/v1/sessions',
+    httpMethod: 'GET',
+    headers: key ? { Authorization: `Bearer ${key}` } : {},
+    multiValueHeaders: {},
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: null,
+    stageVariables: null,
+    body: null,
+    isBase64Encoded: false,
+    requestContext: { requestId: 'req-1', stage: 'dev', httpMethod: 'GET', path: '/dev/v1/sessions', resourcePath: '/v1/sessions' },
+  };
+}
+
+describe('route function bundle', () => {
+  let bundleDir: string;
+  let keys: MerchantKeys;
+
+  beforeAll(async () => {
+    // One route function through the same construct, so CDK runs esbuild with the stack's bundling options.
+    const app = new App();
+    const stack = new Stack(app, 'BundleTest');
+    const { entry } = routes.listSessions;
+    new ServiceFunction(stack, 'ListSessions', { config: readStageConfig(app.node), entry, description: 'bundle test', environment: {} });
+    const assembly = app.synth();
+    const assets = readdirSync(assembly.directory).filter((name) => name.startsWith('asset.'));
+    expect(assets).toHaveLength(1);
+    bundleDir = join(assembly.directory, assets[0]!);
+
+    const db = testDb();
+    ({ keys } = await createMerchant(
+      { merchants: createMerchantStore(db, testConnection().tableName), apiKeys: createApiKeyStore(db, testConnection().tableName) },
+      { name: 'Bundle test merchant', now: new Date() },
+    ));
+    db.destroy();
+  });
+
+  const invoke = async (event: unknown) => {
+    const { endpoint, tableName } = testConnection();
+    const args = ['--enable-source-maps', '--input-type=module', '-e', INVOKE, pathToFileURL(join(bundleDir, 'index.mjs')).href, JSON.stringify(event)];
+    const { stdout } = await run(process.execPath, args, {
+      // Only what the stack sets, plus what the Lambda runtime provides; no project on the module path.
+      cwd: bundleDir,
+      env: {
+        PATH: process.env.PATH,
+        TABLE_NAME: tableName,
+        CHECKOUT_BASE_URL: 'https://checkout.example.com',
+        POWERTOOLS_LOG_LEVEL: 'ERROR',
+        DYNAMODB_ENDPOINT: endpoint,
+        AWS_REGION: 'us-east-1',
+      },
+    }).catch((error: { stderr?: string }) => {
+      // Node prints the failing line of the bundle: one minified line of a megabyte. Keep the readable lines.
+      throw new Error(`The bundle failed in Node.js:\n${(error.stderr ?? '').split('\n').filter((l) => l.length < 300).join('\n')}`);
+    });
+    const line = stdout.split('\n').find((l) => l.startsWith(RESULT));
+    return JSON.parse(line!.slice(RESULT.length)) as { statusCode: number; headers: Record<string, string>; body: string };
+  };
+
+  it('is one ES module with its source map, small enough to load fast', () => {
+    expect(readdirSync(bundleDir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+    expect(statSync(join(bundleDir, 'index.mjs')).size).toBeLessThan(3 * 1024 * 1024);
+  });
+
+  it('loads on Node.js 22 without the project and answers a request from the table', async () => {
+    const result = await invoke(listSessionsEvent(keys.secretTest));
+    expect(result.statusCode).toBe(200);
+    expect(JSON.parse(result.body)).toEqual({ data: [], total: 0, page: 1, pageSize: 10 });
+  });
+
+  it('answers a request without a key in the API error shape', async () => {
+    const result = await invoke(listSessionsEvent());
+    expect(result.statusCode).toBe(401);
+    const body = JSON.parse(result.body) as { message: string };
+    expect(body).toEqual(errorBody(401, 'invalid_api_key', body.message));
+  });
+});

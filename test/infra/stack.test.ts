@@ -1,0 +1,415 @@
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IConstruct } from 'constructs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { gatewayResponses } from '../../infra/gateway-responses.ts';
+import { addPaymentsStack, type PaymentsStack } from '../../infra/stack.ts';
+import { readServiceConfig } from '../../shared/config.ts';
+import { errorBody } from '../../shared/http/response.ts';
+import { routeIds, routes, type RouteId } from '../../shared/routes.ts';
+import { keys } from '../../shared/store/keys.ts';
+import { tableDefinition } from '../../shared/store/table-definition.ts';
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: Record<string, Record<string, string | string[]>>;
+}
+
+const READ_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'];
+const WRITE_ACTIONS = ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
+const RATE_COUNTER_CONDITION = { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } };
+
+const actionsOf = (s: Statement) => [s.Action].flat();
+const asList = (value: unknown) => [value].flat();
+const byActions = (prefix: string) => (s: Statement) => actionsOf(s).some((a) => a.startsWith(prefix));
+
+/**
+ * The stack under test, its template, and lookups into it through its constructs: other constructs of the stack
+ * (webhooks, expiry) add functions, keys and grants of their own, which these tests must not count.
+ */
+class SynthesizedStack {
+  readonly template: Template;
+  readonly resources: Record<string, Resource>;
+
+  constructor(readonly stack: PaymentsStack) {
+    this.template = Template.fromStack(stack);
+    this.resources = this.template.toJSON().Resources as Record<string, Resource>;
+  }
+
+  ofType(type: string): [string, Resource][] {
+    return Object.entries(this.resources).filter(([, r]) => r.Type === type);
+  }
+
+  only(type: string): [string, Resource] {
+    const found = this.ofType(type);
+    expect(found, type).toHaveLength(1);
+    return found[0]!;
+  }
+
+  /** The logical id and template resource of a construct's CloudFormation resource. */
+  of(construct: IConstruct): [string, Resource] {
+    const id = this.stack.getLogicalId(construct.node.defaultChild as CfnElement);
+    return [id, this.resources[id]!];
+  }
+
+  table = () => this.of(this.stack.dataStore.table);
+  tableKey = () => this.of(this.stack.dataStore.key);
+
+  functionOf(routeId: RouteId): [string, Resource] {
+    const routeFunction = this.stack.api.routeFunctions[routeId];
+    expect(routeFunction, routeId).toBeDefined();
+    return this.of(routeFunction!.function);
+  }
+
+  /** Every statement of every policy attached to the route function's role, whichever construct added it. */
+  statementsOf(routeId: RouteId): Statement[] {
+    const [roleId] = this.of(this.stack.api.routeFunctions[routeId]!.role);
+    return this.ofType('AWS::IAM::Policy')
+      .filter(([, p]) => (p.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === JSON.stringify({ Ref: roleId })))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
+  }
+
+  /** Full path of an API Gateway resource, rebuilt from its chain of parents. */
+  pathOf(resourceId: unknown): string {
+    const ref = (resourceId as { Ref?: string }).Ref;
+    if (!ref) return '';
+    const resource = this.resources[ref]!;
+    return `${this.pathOf(resource.Properties.ParentId)}/${resource.Properties.PathPart}`;
+  }
+}
+
+/**
+ * Without bundling: esbuild per route would take most of the file's time, and what the bundle does is checked by
+ * function-bundle.test.ts (and by every `npm run synth`). Entries are still resolved, so a missing handler fails here.
+ */
+function synthesize(context: Record<string, unknown>): SynthesizedStack {
+  return new SynthesizedStack(addPaymentsStack(new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } })));
+}
+
+describe('PaymentsStack', () => {
+  let dev: SynthesizedStack;
+  beforeAll(() => {
+    dev = synthesize({ stage: 'dev' });
+  });
+
+  it('names the stack after the stage', () => {
+    expect(dev.stack.stackName).toBe('svc-payments-dev');
+  });
+
+  describe('table', () => {
+    it('has the keys, index, TTL and stream of the shared table definition, billed on demand', () => {
+      const [, table] = dev.table();
+      const { partitionKey, sortKey, gsi1, ttlAttribute } = tableDefinition;
+      expect(table.Properties.KeySchema).toEqual([
+        { AttributeName: partitionKey, KeyType: 'HASH' },
+        { AttributeName: sortKey, KeyType: 'RANGE' },
+      ]);
+      expect(table.Properties.GlobalSecondaryIndexes).toEqual([
+        {
+          IndexName: gsi1.name,
+          KeySchema: [
+            { AttributeName: gsi1.partitionKey, KeyType: 'HASH' },
+            { AttributeName: gsi1.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...gsi1.nonKeyAttributes] },
+        },
+      ]);
+      expect(table.Properties.AttributeDefinitions).toEqual(
+        expect.arrayContaining([partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey].map((name) => ({ AttributeName: name, AttributeType: 'S' }))),
+      );
+      expect(table.Properties.BillingMode).toBe('PAY_PER_REQUEST');
+      expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: ttlAttribute, Enabled: true });
+      expect(table.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+      expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    });
+
+    it('is encrypted with a customer-managed key that rotates', () => {
+      const [keyId, key] = dev.tableKey();
+      const [, table] = dev.table();
+      expect(key.Properties.EnableKeyRotation).toBe(true);
+      expect(table.Properties.SSESpecification).toEqual({ SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
+    });
+
+    it('can be destroyed in a non-production stage', () => {
+      const [, table] = dev.table();
+      expect(table.Properties.DeletionProtectionEnabled).toBe(false);
+      expect(table.DeletionPolicy).toBe('Delete');
+      expect(dev.stack.terminationProtection).toBe(false);
+    });
+  });
+
+  describe('route functions', () => {
+    it('makes exactly one function per manifest route, each its own', () => {
+      const apiFunctions = dev.stack.api.node.findAll().filter((c) => c instanceof CfnFunction);
+      expect(apiFunctions).toHaveLength(routeIds.length);
+      expect(new Set(routeIds.map((routeId) => dev.functionOf(routeId)[0])).size).toBe(routeIds.length);
+      for (const routeId of routeIds) expect(dev.functionOf(routeId)[1].Properties.Description).toContain(`${routes[routeId].method} ${routes[routeId].path}`);
+    });
+
+    it('runs each on Node.js 22, arm64, with X-Ray tracing and the bundled handler', () => {
+      for (const routeId of routeIds) {
+        const [, fn] = dev.functionOf(routeId);
+        expect(fn.Properties).toMatchObject({
+          Runtime: 'nodejs22.x',
+          Architectures: ['arm64'],
+          Handler: 'index.handler',
+          TracingConfig: { Mode: 'Active' },
+          MemorySize: 256,
+          Timeout: 10,
+        });
+      }
+    });
+
+    it('gives each the environment the handlers read at start-up', () => {
+      const [tableId] = dev.table();
+      for (const routeId of routeIds) {
+        const [, fn] = dev.functionOf(routeId);
+        const environment = fn.Properties.Environment.Variables as Record<string, unknown>;
+        expect(environment).toMatchObject({ TABLE_NAME: { Ref: tableId }, POWERTOOLS_SERVICE_NAME: 'svc-payments', NODE_OPTIONS: '--enable-source-maps' });
+        // Without -c checkoutBaseUrl the checkout site construct supplies its own address.
+        expect(environment.CHECKOUT_BASE_URL).toBeDefined();
+        // Deploy-time references stand in as strings: what matters is that every variable the config needs is set.
+        const asDeployed = Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, typeof v === 'string' ? v : 'resolved-at-deploy']));
+        expect(() => readServiceConfig(asDeployed)).not.toThrow();
+      }
+    });
+
+    it('gives each a role of its own, with no managed policies', () => {
+      const roleIds = routeIds.map((routeId) => dev.functionOf(routeId)[1].Properties.Role['Fn::GetAtt'][0] as string);
+      for (const routeId of routeIds) expect(roleIds).toContain(dev.of(dev.stack.api.routeFunctions[routeId]!.role)[0]);
+      expect(new Set(roleIds).size).toBe(routeIds.length);
+      for (const roleId of roleIds) expect(dev.resources[roleId]!.Properties.ManagedPolicyArns).toBeUndefined();
+    });
+
+    it('gives each a log group of its own with a retention period', () => {
+      const logGroupIds = routeIds.map((routeId) => dev.functionOf(routeId)[1].Properties.LoggingConfig.LogGroup.Ref as string);
+      expect(new Set(logGroupIds).size).toBe(routeIds.length);
+      for (const id of logGroupIds) expect(dev.resources[id]!.Properties.RetentionInDays).toBe(14);
+    });
+  });
+
+  describe('least privilege', () => {
+    const readRoutes = routeIds.filter((id) => routes[id].access === 'read');
+    const writeRoutes = routeIds.filter((id) => routes[id].access === 'write');
+
+    const tableArns = () => {
+      const [tableId] = dev.table();
+      const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+      return { tableArn, indexArn: { 'Fn::Join': ['', [tableArn, `/index/${tableDefinition.gsi1.name}`]] } };
+    };
+
+    it('has read and write routes in the manifest to check', () => {
+      expect(readRoutes.length).toBeGreaterThan(0);
+      expect(writeRoutes.length).toBeGreaterThan(0);
+    });
+
+    it('lets read routes get, batch get and query the table and its index, and nothing else unconditionally', () => {
+      const { tableArn, indexArn } = tableArns();
+      for (const routeId of readRoutes) {
+        const dynamo = dev.statementsOf(routeId).filter(byActions('dynamodb:'));
+        const unconditional = dynamo.filter((s) => !s.Condition);
+        expect(unconditional.flatMap(actionsOf).sort(), routeId).toEqual(READ_ACTIONS);
+        for (const s of unconditional) expect(asList(s.Resource)).toEqual([tableArn, indexArn]);
+      }
+    });
+
+    it('lets read routes update only rate-limit counters, and never put or delete', () => {
+      const { tableArn } = tableArns();
+      for (const routeId of readRoutes) {
+        const dynamo = dev.statementsOf(routeId).filter(byActions('dynamodb:'));
+        const actions = dynamo.flatMap(actionsOf);
+        for (const forbidden of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem']) {
+          expect(actions, routeId).not.toContain(forbidden);
+        }
+        const updates = dynamo.filter((s) => actionsOf(s).includes('dynamodb:UpdateItem'));
+        expect(updates.length, routeId).toBe(routes[routeId].rateClass ? 1 : 0);
+        for (const s of updates) {
+          expect(actionsOf(s)).toEqual(['dynamodb:UpdateItem']);
+          expect(asList(s.Resource)).toEqual([tableArn]);
+          const leadingKeys = s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+          expect({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': asList(leadingKeys) } }).toEqual(RATE_COUNTER_CONDITION);
+          expect(Object.keys(s.Condition!)).toEqual(['ForAllValues:StringLike']);
+        }
+      }
+    });
+
+    it('covers the keys the rate limiter writes with the LeadingKeys pattern', () => {
+      const pattern = RATE_COUNTER_CONDITION['ForAllValues:StringLike']['dynamodb:LeadingKeys'][0]!;
+      const regex = new RegExp(`^${pattern.replace('*', '.*')}$`);
+      expect(keys.rateWindow('mer_1', 'reads', '2026-01-01T00:00').pk).toMatch(regex);
+      expect(keys.session('cs_1').pk).not.toMatch(regex);
+    });
+
+    it('lets write routes read and write items on the table and its index, without Scan or table management', () => {
+      const { tableArn, indexArn } = tableArns();
+      for (const routeId of writeRoutes) {
+        const dynamo = dev.statementsOf(routeId).filter(byActions('dynamodb:'));
+        expect(dynamo.flatMap(actionsOf).sort(), routeId).toEqual([...READ_ACTIONS, ...WRITE_ACTIONS].sort());
+        for (const s of dynamo) {
+          expect(s.Condition).toBeUndefined();
+          expect(asList(s.Resource)).toEqual([tableArn, indexArn]);
+        }
+      }
+    });
+
+    it('grants no wildcard DynamoDB or KMS action to any function', () => {
+      for (const routeId of routeIds) {
+        const actions = dev.statementsOf(routeId).flatMap(actionsOf);
+        expect(actions, routeId).not.toContain('*');
+        expect(actions, routeId).not.toContain('dynamodb:*');
+        expect(actions, routeId).not.toContain('kms:*');
+        expect(actions.filter((a) => a.startsWith('dynamodb:')).every((a) => !a.includes('*')), routeId).toBe(true);
+      }
+    });
+
+    it('lets functions use the table key only through DynamoDB, decrypting for reads and encrypting only where they write', () => {
+      const [keyId] = dev.tableKey();
+      const tableKeyArn = JSON.stringify({ 'Fn::GetAtt': [keyId, 'Arn'] });
+      for (const routeId of routeIds) {
+        const kms = dev.statementsOf(routeId).filter((s) => JSON.stringify(s.Resource).includes(tableKeyArn));
+        expect(kms.length, routeId).toBeGreaterThan(0);
+        for (const s of kms) {
+          expect(asList(s.Resource)).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
+          expect(actionsOf(s).every((a) => a.startsWith('kms:'))).toBe(true);
+          expect(s.Condition).toEqual({ StringEquals: { 'kms:ViaService': dev.stack.resolve(`dynamodb.${dev.stack.region}.amazonaws.com`) } });
+        }
+        const writesItems = routes[routeId].access === 'write' || routes[routeId].rateClass !== null;
+        expect(kms.flatMap(actionsOf).includes('kms:GenerateDataKey*'), routeId).toBe(writesItems);
+        expect(kms.flatMap(actionsOf), routeId).toContain('kms:Decrypt');
+      }
+    });
+  });
+
+  describe('API', () => {
+    it('is one REST API, regional, accepting TLS 1.2 and newer only', () => {
+      const [, api] = dev.only('AWS::ApiGateway::RestApi');
+      expect(api.Properties.EndpointConfiguration).toEqual({ Types: ['REGIONAL'] });
+      expect(api.Properties.SecurityPolicy).toBe('SecurityPolicy_TLS13_1_2_PFS_PQ_2025_09');
+      expect(api.Properties.EndpointAccessMode).toBe('STRICT');
+    });
+
+    it('has one method per manifest route, at its method and path, integrated with its own function', () => {
+      const methods = dev.ofType('AWS::ApiGateway::Method');
+      expect(methods).toHaveLength(routeIds.length);
+      for (const routeId of routeIds) {
+        const route = routes[routeId];
+        const matching = methods.filter(([, m]) => m.Properties.HttpMethod === route.method && dev.pathOf(m.Properties.ResourceId) === route.path);
+        expect(matching, `${route.method} ${route.path}`).toHaveLength(1);
+        const [, method] = matching[0]!;
+        const [functionId] = dev.functionOf(routeId);
+        expect(method.Properties.AuthorizationType).toBe('NONE');
+        expect(method.Properties.Integration.Type).toBe('AWS_PROXY');
+        expect(JSON.stringify(method.Properties.Integration.Uri)).toContain(JSON.stringify({ 'Fn::GetAtt': [functionId, 'Arn'] }));
+      }
+    });
+
+    it('lets API Gateway invoke each function only from its own method, with no test-invoke permission', () => {
+      const permissions = dev.ofType('AWS::Lambda::Permission');
+      for (const routeId of routeIds) {
+        const [functionId] = dev.functionOf(routeId);
+        const own = permissions.filter(([, p]) => JSON.stringify(p.Properties.FunctionName).includes(`"${functionId}"`));
+        expect(own, routeId).toHaveLength(1);
+        expect(own[0]![1].Properties.Principal).toBe('apigateway.amazonaws.com');
+        const [stageId] = dev.only('AWS::ApiGateway::Stage');
+        const sourceArn = own[0]![1].Properties.SourceArn['Fn::Join'][1] as unknown[];
+        // The deployed stage only (not `*`), then the method and the path with its parameters as wildcards.
+        expect(sourceArn.slice(-2), routeId).toEqual([{ Ref: stageId }, `/${routes[routeId].method}${routes[routeId].path.replace(/\{[^}]+\}/g, '*')}`]);
+      }
+    });
+
+    it('deploys a stage named after the stage, traced, throttled, with JSON access logs', () => {
+      const [, stage] = dev.only('AWS::ApiGateway::Stage');
+      const [accessLogsId] = dev.of(dev.stack.api.accessLogs);
+      expect(stage.Properties.StageName).toBe('dev');
+      expect(stage.Properties.TracingEnabled).toBe(true);
+      expect(stage.Properties.MethodSettings).toEqual([
+        expect.objectContaining({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 }),
+      ]);
+      expect(stage.Properties.AccessLogSetting.DestinationArn).toEqual({ 'Fn::GetAtt': [accessLogsId, 'Arn'] });
+      const format = JSON.parse(stage.Properties.AccessLogSetting.Format as string) as Record<string, string>;
+      expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status', resourcePath: '$context.resourcePath' });
+    });
+
+    it('answers API Gateway errors in the API error shape, with the listed status codes', () => {
+      const responses = dev.ofType('AWS::ApiGateway::GatewayResponse');
+      expect(responses).toHaveLength(gatewayResponses.length);
+      for (const definition of gatewayResponses) {
+        const type = definition.type.responseType;
+        const found = responses.filter(([, r]) => r.Properties.ResponseType === type);
+        expect(found, type).toHaveLength(1);
+        const { Properties } = found[0]![1];
+        const body = JSON.parse(Properties.ResponseTemplates['application/json'] as string) as Record<string, unknown>;
+        expect(body, type).toEqual(errorBody(definition.statusCode, definition.code, definition.message));
+        expect(body.error, type).not.toBe('Error');
+        const isDefault = type === 'DEFAULT_4XX' || type === 'DEFAULT_5XX';
+        expect(Properties.StatusCode, type).toBe(isDefault ? undefined : String(definition.statusCode));
+        expect(Properties.ResponseParameters, type).toMatchObject({
+          'gatewayresponse.header.Cache-Control': "'no-store'",
+          'gatewayresponse.header.X-Content-Type-Options': "'nosniff'",
+        });
+      }
+    });
+
+    it('answers unknown routes with 404 route_not_found and throttling with 429 and Retry-After', () => {
+      dev.template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: 'MISSING_AUTHENTICATION_TOKEN',
+        StatusCode: '404',
+        ResponseTemplates: { 'application/json': Match.serializedJson(Match.objectLike({ statusCode: 404, error: 'Not Found', code: 'route_not_found' })) },
+      });
+      dev.template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: 'THROTTLED',
+        StatusCode: '429',
+        ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': "'1'" }),
+        ResponseTemplates: {
+          'application/json': Match.serializedJson({ statusCode: 429, error: 'Too Many Requests', message: 'Rate limit exceeded. Please retry later.', code: 'rate_limited' }),
+        },
+      });
+    });
+
+    it('outputs the API URL and the table name', () => {
+      const outputs = dev.template.toJSON().Outputs as Record<string, { Value: unknown }>;
+      const [tableId] = dev.table();
+      // RestApi's own URL output is removed: one output per fact.
+      expect(Object.keys(outputs).filter((name) => name.startsWith('ApiRestApi'))).toEqual([]);
+      expect(outputs.TableName?.Value).toEqual({ Ref: tableId });
+      const [restApiId] = dev.only('AWS::ApiGateway::RestApi');
+      const [stageId] = dev.only('AWS::ApiGateway::Stage');
+      const url = JSON.stringify(outputs.ApiUrl?.Value);
+      for (const part of ['"https://"', `{"Ref":"${restApiId}"}`, '.execute-api.', `{"Ref":"${stageId}"}`]) expect(url).toContain(part);
+    });
+  });
+});
+
+describe('PaymentsStack in production', () => {
+  let prod: SynthesizedStack;
+  beforeAll(() => {
+    prod = synthesize({ stage: 'prod', checkoutBaseUrl: 'https://pay.example.com/' });
+  });
+
+  it('protects the table from deletion and retains it, its key and every log group', () => {
+    expect(prod.stack.stackName).toBe('svc-payments-prod');
+    const [, table] = prod.table();
+    expect(table.Properties.DeletionProtectionEnabled).toBe(true);
+    expect(table).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    expect(prod.tableKey()[1]).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    const logGroups = prod.ofType('AWS::Logs::LogGroup');
+    expect(logGroups.length).toBeGreaterThan(routeIds.length);
+    for (const [id, logGroup] of logGroups) {
+      expect(logGroup.DeletionPolicy, id).toBe('Retain');
+      expect(logGroup.Properties.RetentionInDays, id).toBe(365);
+    }
+  });
+
+  it('turns on termination protection', () => {
+    expect(prod.stack.terminationProtection).toBe(true);
+  });
+
+  it('builds checkout links from the configured base URL', () => {
+    const [, fn] = prod.functionOf('createSession');
+    expect(fn.Properties.Environment.Variables.CHECKOUT_BASE_URL).toBe('https://pay.example.com');
+  });
+});

@@ -1,0 +1,35 @@
+import { App, RemovalPolicy } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CHECKOUT_BASE_URL, readStageConfig, stackNameFor } from '../../infra/stage-config.ts';
+
+const configFrom = (context: Record<string, unknown>) => readStageConfig(new App({ context }).node);
+
+describe('readStageConfig', () => {
+  it('defaults to the dev stage, destroyable, with the documented defaults', () => {
+    const config = configFrom({});
+    expect(config).toMatchObject({
+      stage: 'dev',
+      production: false,
+      checkoutBaseUrl: DEFAULT_CHECKOUT_BASE_URL,
+      apiThrottle: { rateLimit: 200, burstLimit: 400 },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    expect(stackNameFor(config.stage)).toBe('svc-payments-dev');
+  });
+
+  it('treats prod as production: retained resources, and a checkout URL it must be given', () => {
+    expect(() => configFrom({ stage: 'prod' })).toThrow(/checkoutBaseUrl/);
+    const config = configFrom({ stage: 'prod', checkoutBaseUrl: 'https://pay.example.com' });
+    expect(config).toMatchObject({ production: true, removalPolicy: RemovalPolicy.RETAIN, checkoutBaseUrl: 'https://pay.example.com' });
+  });
+
+  it('reads throttling limits given as strings on the command line', () => {
+    expect(configFrom({ apiThrottleRateLimit: '50', apiThrottleBurstLimit: '75' }).apiThrottle).toEqual({ rateLimit: 50, burstLimit: 75 });
+  });
+
+  it('refuses a stage name API Gateway and CloudFormation would not take, a non-https checkout URL and a bad limit', () => {
+    expect(() => configFrom({ stage: 'Prod_1' })).toThrow(/stage/);
+    expect(() => configFrom({ checkoutBaseUrl: 'http://pay.example.com' })).toThrow(/https/);
+    expect(() => configFrom({ apiThrottleRateLimit: 'fast' })).toThrow(/apiThrottleRateLimit/);
+  });
+});

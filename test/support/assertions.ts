@@ -1,0 +1,72 @@
+import { expect } from 'vitest';
+import type { TestResponse } from './sandbox.ts';
+
+/** Reason phrases the API uses in the `error` field, per status. */
+const REASON: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/** Text that only a leaked stack trace or source location would contain. */
+const STACK_TRACE = /\n\s+at |\bat [\w.<>]+ \(|\.(ts|js|mjs):\d+:\d+|node_modules|file:\/\//;
+
+/** No answer, success or error, may carry a stack trace or a source path. */
+export function expectNoStackTrace(res: TestResponse): void {
+  expect(res.text, `stack trace or source path in: ${res.text.slice(0, 300)}`).not.toMatch(STACK_TRACE);
+}
+
+/** Every API answer is JSON, never cached, never sniffed. */
+export function expectSecurityHeaders(res: TestResponse): void {
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(res.headers.get('cache-control')).toBe('no-store');
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+}
+
+/**
+ * Asserts the one error shape of the API, in full: exactly `{ statusCode, error, message, code }` plus `field`
+ * when one is expected (and no `field` when none is), with the security headers and no stack trace.
+ * Returns the body for further checks on the message.
+ *
+ * @example
+ * expectError(res, 400, 'parameter_invalid', 'amountMinor');
+ */
+export function expectError(res: TestResponse, status: number, code: string, field?: string): { message: string } {
+  expect(res.status, `unexpected status; body: ${res.text}`).toBe(status);
+  expect(res.body).toEqual({
+    statusCode: status,
+    error: REASON[status],
+    message: expect.any(String),
+    code,
+    ...(field === undefined ? {} : { field }),
+  });
+  expect((res.body as { message: string }).message.length).toBeGreaterThan(0);
+  expectSecurityHeaders(res);
+  expectNoStackTrace(res);
+  return res.body as { message: string };
+}
+
+/** The 429 body exactly as the spec gives it (plus our machine code), with a Retry-After in whole seconds. */
+export function expectRateLimited(res: TestResponse): number {
+  expect(res.status, `unexpected status; body: ${res.text}`).toBe(429);
+  expect(res.body).toEqual({
+    statusCode: 429,
+    error: 'Too Many Requests',
+    message: 'Rate limit exceeded. Please retry later.',
+    code: 'rate_limited',
+  });
+  expectSecurityHeaders(res);
+  const retryAfter = res.headers.get('retry-after');
+  expect(retryAfter).toMatch(/^[1-9]\d*$/);
+  return Number(retryAfter);
+}
