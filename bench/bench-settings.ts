@@ -6,7 +6,7 @@ export interface BenchSettings {
   quick: boolean;
   /** Concurrent connections of every per-route latency run, and of the raw DynamoDB loops they are compared with. */
   connections: number;
-  /** Seconds of each per-route and raw latency run. */
+  /** Seconds of each per-route latency run; the raw round trips after it share the same time between them. */
   durationSeconds: number;
   /** Leading share of each run whose samples are dropped (connection set-up, JIT warm-up). */
   warmupShare: number;
@@ -37,14 +37,14 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettin
   return {
     quick,
     connections: number(env, 'BENCH_CONNECTIONS', quick ? 4 : 10),
-    durationSeconds: number(env, 'BENCH_DURATION_SECONDS', quick ? 2 : 10),
+    durationSeconds: number(env, 'BENCH_DURATION_SECONDS', quick ? 3 : 6),
     warmupShare: 0.1,
     consumingRequests: number(env, 'BENCH_CONSUMING_REQUESTS', quick ? 200 : 600),
     listSessions: number(env, 'BENCH_LIST_SESSIONS', 500),
     throughputConnections: number(env, 'BENCH_THROUGHPUT_CONNECTIONS', quick ? 8 : 20),
     throughputSeconds: number(env, 'BENCH_THROUGHPUT_SECONDS', quick ? 3 : 20),
-    timelinessSamples: number(env, 'BENCH_TIMELINESS_SAMPLES', quick ? 10 : 50),
-    coldStartSpawns: number(env, 'BENCH_COLD_START_SPAWNS', quick ? 3 : 7),
+    timelinessSamples: number(env, 'BENCH_TIMELINESS_SAMPLES', quick ? 10 : 25),
+    coldStartSpawns: number(env, 'BENCH_COLD_START_SPAWNS', quick ? 3 : 5),
     countSamples: number(env, 'BENCH_COUNT_SAMPLES', quick ? 3 : 5),
   };
 }

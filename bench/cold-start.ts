@@ -87,11 +87,14 @@ export async function measureColdStarts(outDir: string, spawns: number): Promise
   });
   targets.push({ name: BASELINE_NAME, file: baselineFile, metafile: baselineBuild.metafile! });
 
-  for (const [routeId, route] of Object.entries(routes)) {
-    const file = join(outDir, routeId, 'index.mjs');
-    const result = await build({ ...lambdaBuildOptions(file), entryPoints: [resolve(PROJECT_ROOT, route.entry)] });
-    targets.push({ name: route.entry, routeId, file, metafile: result.metafile! });
-  }
+  const bundles = await Promise.all(
+    Object.entries(routes).map(async ([routeId, route]) => {
+      const file = join(outDir, routeId, 'index.mjs');
+      const result = await build({ ...lambdaBuildOptions(file), entryPoints: [resolve(PROJECT_ROOT, route.entry)] });
+      return { name: route.entry, routeId, file, metafile: result.metafile! };
+    }),
+  );
+  targets.push(...bundles);
 
   const times = targets.map(() => [] as number[]);
   for (let i = 0; i < spawns; i++) targets.forEach((t, j) => times[j]!.push(loadOnce(t.file)));

@@ -29,8 +29,8 @@ export const RAW_BASELINE_OF: Record<string, RawOperation> = {
 export type RawRoundTrips = Record<RawOperation, LatencyStats>;
 
 /**
- * Each raw operation in a closed loop at the same concurrency and for the same time as the routes, through a
- * client built exactly as the sandbox's (createDocumentClient), on items the size of a real session.
+ * Each raw operation in turn, for `durationSeconds` each, in a closed loop at the routes' concurrency, through
+ * the sandbox's own client (createDocumentClient), on items the size of a real session.
  */
 export async function measureRawRoundTrips(
   db: DynamoDBDocumentClient,
@@ -90,7 +90,7 @@ export interface StorageFloor {
 }
 
 /** The storage floor of a route from its counted calls per request (averages, so conflict retries weigh in). */
-export function storageFloor(calls: CallCount[], rawP50: Record<RawOperation, number>): StorageFloor {
+export function storageFloor(calls: CallCount[], raw: RawRoundTrips): StorageFloor {
   let floorMs = 0;
   const needs: string[] = [];
   const unmapped: string[] = [];
@@ -100,7 +100,7 @@ export function storageFloor(calls: CallCount[], rawP50: Record<RawOperation, nu
       unmapped.push(`${call.service} ${call.command}`);
       continue;
     }
-    floorMs += call.calls * rawP50[baseline];
+    floorMs += call.calls * raw[baseline].p50;
     needs.push(`${round(call.calls)}× ${call.command}${baseline === call.command ? '' : ` (as ${baseline})`}`);
   }
   return { floorMs, needs: needs.join(' + '), unmapped };

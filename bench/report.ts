@@ -2,8 +2,7 @@ import type { CallCount } from '../shared/observability/call-counter.ts';
 import type { ColdStartResult } from './cold-start.ts';
 import type { LifecycleCost } from './cost-model.ts';
 import type { LoadResult } from './http-load.ts';
-import type { LatencyStats } from './latency-stats.ts';
-import type { RawOperation, StorageFloor } from './raw-round-trips.ts';
+import { RAW_OPERATIONS, type RawRoundTrips, type StorageFloor } from './raw-round-trips.ts';
 import type { RouteRoundTrips } from './round-trips.ts';
 import type { BenchSettings } from './bench-settings.ts';
 import type { ThroughputResult } from './throughput.ts';
@@ -22,8 +21,8 @@ export interface RouteReport {
   latency?: LoadResult;
   /** Calls per request during the latency run: above the steady count when concurrent requests retry (transaction conflicts). */
   underLoad?: CallCount[];
-  /** The in-process workers' calls during the latency run, per request: work the request set off (stream, queues, scheduler). */
-  background?: CallCount[];
+  /** The raw round trips measured right after this route, which its floor is made of. */
+  raw?: RawRoundTrips;
   floor?: StorageFloor & { ratio: number };
 }
 
@@ -34,8 +33,6 @@ export interface BenchResult {
   machine: { cpus: string; cores: number; memoryGiB: number; node: string; platform: string; loadAverage: number[] };
   settings: BenchSettings;
   routes: RouteReport[];
-  /** Measured before and after the routes; the floor uses their mean p50. */
-  raw: Record<RawOperation, { before: LatencyStats; after: LatencyStats; p50: number }>;
   coldStart: ColdStartResult;
   throughput: ThroughputResult;
   timeliness: {
@@ -90,24 +87,24 @@ export function formatReport(r: BenchResult): string {
       ],
     ),
   );
-  out.push('\nRaw DynamoDB round trips on the same DynamoDB Local, same client, same concurrency (ms):');
+  out.push(`\nRaw DynamoDB round trips measured right after each route, same DynamoDB Local, same client, same concurrency (ms, p50 / p99):`);
   out.push(
     table(
-      ['raw call', 'p50 before', 'p50 after', 'p50 used', 'p99 before', 'p99 after', 'calls/s', 'errors'],
-      Object.entries(r.raw).map(([op, x]) => [op, ms(x.before.p50), ms(x.after.p50), ms(x.p50), ms(x.before.p99), ms(x.after.p99), x.before.requestsPerSecond.toFixed(0), x.before.errors + x.after.errors]),
+      ['after', ...RAW_OPERATIONS, 'errors'],
+      measured.map((x) => [x.label, ...RAW_OPERATIONS.map((op) => `${ms(x.raw![op].p50)} / ${ms(x.raw![op].p99)}`), RAW_OPERATIONS.reduce((n, op) => n + x.raw![op].errors, 0)]),
     ),
   );
 
   out.push('\n## 2. Round trips per request (AWS SDK calls counted by shared/observability/call-counter.ts)');
   out.push(
     table(
-      ['operation', 'cold (caches empty)', `steady (mean of ${r.settings.countSamples})`, `under load (${r.settings.connections} connections)`, 'workers, per request', 'capacity units, steady'],
+      ['operation', 'cold (caches empty)', `steady (mean of ${r.settings.countSamples})`, `under load (${r.settings.connections} connections)`, 'workers, per request (steady)', 'capacity units, steady'],
       r.routes.map((x) => [
         x.label,
         x.notMeasured ? `not measured: ${x.notMeasured}` : calls(x.roundTrips?.cold),
         calls(x.roundTrips?.steady),
         calls(x.underLoad),
-        calls(x.background),
+        calls(x.roundTrips?.workers),
         x.roundTrips ? x.roundTrips.steady.map((c) => `${c.command} ${+c.capacityUnits.toFixed(2)}`).join(', ') : '-',
       ]),
     ),

@@ -7,23 +7,23 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { keys } from '../shared/store/keys.ts';
-import { UNSCOPED } from '../shared/observability/call-counter.ts';
 import { REQUEST_SCOPE, startBenchEnvironment } from './bench-environment.ts';
 import { benchSettings } from './bench-settings.ts';
 import { measureColdStarts } from './cold-start.ts';
 import { costPer1000Sessions, type MeasuredRoute } from './cost-model.ts';
 import { runHttpLoad } from './http-load.ts';
-import { measureRawRoundTrips, RAW_OPERATIONS, storageFloor, type RawOperation } from './raw-round-trips.ts';
+import { measureRawRoundTrips, RAW_OPERATIONS, storageFloor } from './raw-round-trips.ts';
 import { formatReport, type BenchResult, type NotMeasured, type RouteReport } from './report.ts';
 import { countRoundTrips } from './round-trips.ts';
 import { notMeasuredReason, routeIdOf, routeScenarios, type ScenarioContext } from './route-scenarios.ts';
 import { measureThroughput, THROUGHPUT_MIX } from './throughput.ts';
 import { startTimeliness } from './timeliness.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
+
 /** A measure that fails (a worker still being written) is reported as such; the other sections still run. */
 async function attempt<T>(measure: () => Promise<T>): Promise<T | NotMeasured> {
   try {
@@ -56,25 +56,24 @@ async function main() {
     // (a handler still being written) is reported with its error and left out of the load runs.
     for (const scenario of routeScenarios.filter((s) => !reportOf(s.label).notMeasured)) {
       log(`counting round trips: ${scenario.label}`);
-      try {
-        reportOf(scenario.label).roundTrips = await countRoundTrips(env, await scenario.prepare!(ctx, 1 + settings.countSamples), settings.countSamples);
-      } catch (error) {
-        reportOf(scenario.label).notMeasured = `failed: ${(error as Error).message}`;
-      }
+      const counted = await attempt(async () => countRoundTrips(env, await scenario.prepare!(ctx, 1 + settings.countSamples), settings.countSamples));
+      if ('notMeasured' in counted) reportOf(scenario.label).notMeasured = counted.notMeasured;
+      else reportOf(scenario.label).roundTrips = counted;
     }
     const runnable = routeScenarios.filter((s) => !reportOf(s.label).notMeasured);
 
     const [reference] = await env.createSessions(ctx.writer, 1);
     const { Item: sessionItem } = await env.sandbox.deps.db.send(new GetCommand({ TableName: env.tableName, Key: keys.session(reference!) }));
-    const rawOptions = { connections: settings.connections, durationSeconds: settings.durationSeconds, warmupShare: settings.warmupShare };
-    log('raw DynamoDB round trips (before the routes)');
-    const rawBefore = await measureRawRoundTrips(env.sandbox.deps.db, env.tableName, sessionItem!, rawOptions);
+    // Each route is followed at once by its raw baseline: the machine's load drifts, and both sides should see the same.
+    const rawOptions = { connections: settings.connections, durationSeconds: settings.durationSeconds / RAW_OPERATIONS.length, warmupShare: settings.warmupShare };
 
     const builders = new Map<string, Parameters<typeof runHttpLoad>[1]['next']>();
     for (const scenario of runnable) {
       const count = scenario.consumes ? settings.consumingRequests : 0;
       const next = await scenario.prepare!(ctx, count);
       if (!scenario.consumes) builders.set(scenario.label, next);
+      // The workers' backlog from seeding is not this route's: it would run in other Lambdas in AWS.
+      await env.sandbox.background.drain();
       log(`latency: ${scenario.label}`);
       const before = env.counter.snapshot();
       const latency = await runHttpLoad(env.sandbox.url, {
@@ -84,20 +83,14 @@ async function main() {
         next,
       });
       const responses = Object.values(latency.statusCounts).reduce((a, b) => a + b, 0);
-      const perResponse = (scope: string) => env.counter.since(before, scope).map((c) => ({ ...c, calls: c.calls / responses, capacityUnits: c.capacityUnits / responses }));
-      Object.assign(reportOf(scenario.label), { latency, underLoad: perResponse(REQUEST_SCOPE), background: perResponse(UNSCOPED) });
-    }
-    log('raw DynamoDB round trips (after the routes)');
-    const rawAfter = await measureRawRoundTrips(env.sandbox.deps.db, env.tableName, sessionItem!, rawOptions);
-    // Machine load drifts during a run; the mean of both sides is the floor every route is held to.
-    const raw = Object.fromEntries(
-      RAW_OPERATIONS.map((op) => [op, { before: rawBefore[op], after: rawAfter[op], p50: (rawBefore[op].p50 + rawAfter[op].p50) / 2 }]),
-    ) as BenchResult['raw'];
-    const rawP50 = Object.fromEntries(RAW_OPERATIONS.map((op) => [op, raw[op].p50])) as Record<RawOperation, number>;
-    for (const x of reports) {
-      if (!x.latency || !x.roundTrips) continue;
-      const floor = storageFloor(x.roundTrips.steady, rawP50);
-      x.floor = { ...floor, ratio: x.latency.p50 / floor.floorMs };
+      const raw = await measureRawRoundTrips(env.sandbox.deps.db, env.tableName, sessionItem!, rawOptions);
+      const floor = storageFloor(reportOf(scenario.label).roundTrips!.steady, raw);
+      Object.assign(reportOf(scenario.label), {
+        latency,
+        underLoad: env.counter.since(before, REQUEST_SCOPE).map((c) => ({ ...c, calls: c.calls / responses, capacityUnits: c.capacityUnits / responses })),
+        raw,
+        floor: { ...floor, ratio: latency.p50 / floor.floorMs },
+      });
     }
 
     // The mix's charges take sessions its creates keep adding; a full batch is ready before it starts.
@@ -141,7 +134,6 @@ async function main() {
       },
       settings,
       routes: reports,
-      raw,
       coldStart,
       throughput,
       timeliness,

@@ -31,6 +31,8 @@ svc sandbox is running.
 
   API:       ${api}/v1
   Checkout:  ${api}/checkout?session=<reference>
+  OpenAPI:   ${api}/v1/openapi.json
+  Activity:  ${api}/__sandbox/?merchant=${seeded.merchantId}   (recent sessions, transactions, webhooks)
   DynamoDB:  ${dynamo.endpoint} (table ${env.tableName}, data in ${env.dataDir}/)
 
   Merchant ${seeded.merchantId}

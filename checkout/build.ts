@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { ASSET_CACHE_CONTROL, PAGE_CACHE_CONTROL } from './page-headers.ts';
 
 const CHECKOUT_DIR = fileURLToPath(new URL('./', import.meta.url));
-export const CHECKOUT_DIST = join(CHECKOUT_DIR, 'dist');
+const CHECKOUT_DIST = join(CHECKOUT_DIR, 'dist');
 /** Where the page lives: the sandbox and CloudFront both serve it at /checkout. */
 export const CHECKOUT_PATH = '/checkout';
 

@@ -18,15 +18,13 @@ export const CHECKOUT_CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-/** The session reference in the page URL is the buyer's credential: it never leaves in a Referer. */
-export const CHECKOUT_REFERRER_POLICY = 'no-referrer';
-
 export const CHECKOUT_PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=()';
 
 /** Headers on every checkout file. HSTS is CloudFront's (HTTPS only); the sandbox serves plain HTTP on localhost. */
 export const CHECKOUT_SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy': CHECKOUT_CSP,
-  'Referrer-Policy': CHECKOUT_REFERRER_POLICY,
+  // The session reference in the page URL is the buyer's credential: it never leaves in a Referer.
+  'Referrer-Policy': 'no-referrer',
   'Permissions-Policy': CHECKOUT_PERMISSIONS_POLICY,
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',

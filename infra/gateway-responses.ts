@@ -43,9 +43,9 @@ export const gatewayResponses: GatewayResponseDefinition[] = [
   { type: ResponseType.AUTHORIZER_FAILURE, ...INTERNAL_ERROR },
   { type: ResponseType.AUTHORIZER_CONFIGURATION_ERROR, ...INTERNAL_ERROR },
   { type: ResponseType.API_CONFIGURATION_ERROR, ...INTERNAL_ERROR },
-  // 502 and 503 rather than API Gateway's 504s: the error shape's reason phrases (shared/errors.ts) have no 504.
+  // 502 rather than API Gateway's 504: the function failed, it did not time out.
   { type: ResponseType.INTEGRATION_FAILURE, statusCode: 502, code: 'upstream_unavailable', message: 'The service did not answer; retry later.' },
-  { type: ResponseType.INTEGRATION_TIMEOUT, statusCode: 503, code: 'timeout', message: 'The service took too long to answer; retry later.' },
+  { type: ResponseType.INTEGRATION_TIMEOUT, statusCode: 504, code: 'timeout', message: 'The service took too long to answer; retry later.' },
 ];
 
 /** Is this type's own status the one listed? Only then may the response set it (see above). */

@@ -2,20 +2,32 @@ import { App, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { routes } from '../shared/routes.ts';
 import { Api } from './constructs/api.ts';
+import { ApiFirewall } from './constructs/api-firewall.ts';
 import { CheckoutSite } from './constructs/checkout-site.ts';
 import { DataStore } from './constructs/data-store.ts';
+import { provideNeeds } from './constructs/function-needs.ts';
+import { Monitoring } from './constructs/monitoring.ts';
+import { ServiceFunction } from './constructs/service-function.ts';
+import { ServiceKeys } from './constructs/service-keys.ts';
 import { SessionExpiry } from './constructs/session-expiry.ts';
 import { Webhooks } from './constructs/webhooks.ts';
+import { WorkQueue } from './constructs/work-queue.ts';
 import { readStageConfig, stackNameFor, type StageConfig } from './stage-config.ts';
 
 export interface PaymentsStackProps extends StackProps {
   config: StageConfig;
 }
 
-/** The service in AWS: the table and the /v1 API over it. Later constructs (webhooks, expiry, checkout) compose here. */
+/**
+ * The service in AWS: the table and the /v1 API over it, its background work, the checkout page, the keys, the
+ * firewall and the on-call monitoring of one stage.
+ */
 export class PaymentsStack extends Stack {
   readonly dataStore: DataStore;
+  readonly keys: ServiceKeys;
   readonly api: Api;
+  readonly firewall: ApiFirewall;
+  readonly monitoring: Monitoring;
   readonly webhooks: Webhooks;
   readonly sessionExpiry: SessionExpiry;
   readonly checkoutSite: CheckoutSite;
@@ -27,15 +39,28 @@ export class PaymentsStack extends Stack {
       ...props,
     });
     this.dataStore = new DataStore(this, 'DataStore', { config });
+    this.keys = new ServiceKeys(this, 'Keys', { config });
     this.api = new Api(this, 'Api', { config, dataStore: this.dataStore, routes });
     this.webhooks = new Webhooks(this, 'Webhooks', { config, dataStore: this.dataStore, routeFunctions: this.api.routeFunctions });
     this.sessionExpiry = new SessionExpiry(this, 'SessionExpiry', { config, dataStore: this.dataStore });
     this.checkoutSite = new CheckoutSite(this, 'CheckoutSite', { config, restApi: this.api.restApi });
     this.checkoutSite.useAsCheckoutBaseUrl(Object.values(this.api.routeFunctions).map((f) => f.function));
+    this.firewall = new ApiFirewall(this, 'Firewall', { config, stage: this.api.restApi.deploymentStage });
+
+    // Once every function exists, whichever construct made it: each gets the keys and banks its manifest entry names.
+    const constructs = this.node.findAll();
+    for (const fn of constructs) if (fn instanceof ServiceFunction) provideNeeds(fn, { config, keys: this.keys });
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      config,
+      apiStage: this.api.restApi.deploymentStage,
+      alarms: constructs.filter((c) => c instanceof WorkQueue).map((queue) => queue.deadLetterAlarm),
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API; requests go to {ApiUrl}v1/...' });
     new CfnOutput(this, 'TableName', { value: this.dataStore.table.tableName });
     new CfnOutput(this, 'CheckoutUrl', { value: this.checkoutSite.url, description: 'Base of every checkoutUrl: {CheckoutUrl}/checkout?session=cs_...' });
+    new CfnOutput(this, 'SecretsKeyArn', { value: this.keys.secrets.keyArn, description: 'SECRETS_KMS_KEY_ARN for the admin CLI (credentials load --aws)' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'On-call alarms: subscribe pagers here' });
   }
 }
 

@@ -1,6 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import { GATEWAY_IDS, type GatewayId } from '../shared/domain/merchant.ts';
 
 /** Stages whose data must survive a mistaken `cdk destroy` or a resource replacement. */
 const PRODUCTION_STAGES = new Set(['prod']);
@@ -10,6 +11,17 @@ export const DEFAULT_CHECKOUT_BASE_URL = 'https://checkout.example.com';
 /** Requests per second across all merchants, per method; per-merchant limits are the rate-limit middleware's job. */
 export const DEFAULT_API_THROTTLE_RATE_LIMIT = 200;
 export const DEFAULT_API_THROTTLE_BURST_LIMIT = 400;
+/**
+ * Requests per source IP per 5 minutes before AWS WAF blocks it: a flood guard above the per-merchant limits (a
+ * merchant's server at every class's per-minute limit sends 960 a minute, 4,800 per 5 minutes).
+ */
+export const DEFAULT_WAF_RATE_LIMIT_PER_IP = 6_000;
+/** Context key of each gateway's base URL; without it the URL is read from SSM (see gatewayUrlParameterName). */
+export const GATEWAY_URL_CONTEXT_KEYS = {
+  bank_direct: 'bankDirectUrl',
+  bank_otp: 'bankOtpUrl',
+  card_processor: 'cardProcessorUrl',
+} as const satisfies Record<GatewayId, string>;
 
 /** Everything that differs between deployments. Nothing secret: it all ends up in the template. */
 export interface StageConfig {
@@ -18,6 +30,12 @@ export interface StageConfig {
   /** Base of every session's checkoutUrl. */
   checkoutBaseUrl: string;
   apiThrottle: { rateLimit: number; burstLimit: number };
+  /** AWS WAF's per-IP rate-based rule: requests per 5 minutes. */
+  wafRateLimitPerIp: number;
+  /** Base URL of each gateway's API from context; a gateway not given here is read from its SSM parameter at deploy. */
+  gatewayUrls: Partial<Record<GatewayId, string>>;
+  /** On-call address subscribed to the alarm topic, if given. */
+  alarmEmail?: string;
   /** For stateful resources: the table, its key, log groups. */
   removalPolicy: RemovalPolicy;
   logRetention: RetentionDays;
@@ -28,6 +46,10 @@ export interface StageConfig {
  * - `stage` (default `dev`): names the stack `svc-payments-<stage>`; `prod` is a production stage.
  * - `checkoutBaseUrl` (default {@link DEFAULT_CHECKOUT_BASE_URL}; required for production stages).
  * - `apiThrottleRateLimit`, `apiThrottleBurstLimit` (defaults 200 and 400): API Gateway stage throttling.
+ * - `wafRateLimitPerIp` (default {@link DEFAULT_WAF_RATE_LIMIT_PER_IP}): AWS WAF's per-IP flood guard, per 5 minutes.
+ * - `bankDirectUrl`, `bankOtpUrl`, `cardProcessorUrl`: gateway base URLs; each one not given is read at deploy
+ *   time from the SSM parameter {@link gatewayUrlParameterName}.
+ * - `alarmEmail`: subscribed to the on-call alarm topic.
  *
  * @example
  * const config = readStageConfig(app.node); // npx cdk synth -c stage=prod -c checkoutBaseUrl=https://pay.example.com
@@ -44,17 +66,30 @@ export function readStageConfig(node: Node): StageConfig {
   return {
     stage,
     production,
-    checkoutBaseUrl: httpsUrl(checkoutBaseUrl ?? DEFAULT_CHECKOUT_BASE_URL),
+    // checkoutUrl is built as {checkoutBaseUrl}/checkout?session=...
+    checkoutBaseUrl: httpsUrl('checkoutBaseUrl', checkoutBaseUrl ?? DEFAULT_CHECKOUT_BASE_URL),
     apiThrottle: {
       rateLimit: contextNumber(node, 'apiThrottleRateLimit') ?? DEFAULT_API_THROTTLE_RATE_LIMIT,
       burstLimit: contextNumber(node, 'apiThrottleBurstLimit') ?? DEFAULT_API_THROTTLE_BURST_LIMIT,
     },
+    wafRateLimitPerIp: contextNumber(node, 'wafRateLimitPerIp') ?? DEFAULT_WAF_RATE_LIMIT_PER_IP,
+    gatewayUrls: Object.fromEntries(
+      GATEWAY_IDS.flatMap((id) => {
+        const key = GATEWAY_URL_CONTEXT_KEYS[id];
+        const url = contextString(node, key);
+        return url === undefined ? [] : [[id, httpsUrl(key, url)]];
+      }),
+    ),
+    alarmEmail: contextString(node, 'alarmEmail'),
     removalPolicy: production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     logRetention: production ? RetentionDays.ONE_YEAR : RetentionDays.TWO_WEEKS,
   };
 }
 
 export const stackNameFor = (stage: string) => `svc-payments-${stage}`;
+
+/** Where a stage keeps a gateway's base URL when context does not give it (a String parameter, created by hand). */
+export const gatewayUrlParameterName = (stage: string, gateway: GatewayId) => `/svc-payments/${stage}/gateways/${gateway}/url`;
 
 function contextString(node: Node, key: string): string | undefined {
   const value: unknown = node.tryGetContext(key);
@@ -71,9 +106,9 @@ function contextNumber(node: Node, key: string): number | undefined {
   return value;
 }
 
-function httpsUrl(value: string): string {
+/** An https:// URL without trailing slashes. */
+function httpsUrl(key: string, value: string): string {
   const url = URL.parse(value);
-  if (!url || url.protocol !== 'https:') throw new Error(`Context checkoutBaseUrl must be an https:// URL; got "${value}".`);
-  // checkoutUrl is built as {checkoutBaseUrl}/checkout?session=...
+  if (!url || url.protocol !== 'https:') throw new Error(`Context ${key} must be an https:// URL; got "${value}".`);
   return value.replace(/\/+$/, '');
 }

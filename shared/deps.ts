@@ -1,4 +1,4 @@
-import { Logger } from '@aws-lambda-powertools/logger';
+import type { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Authenticator } from './auth/authenticator.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -7,7 +7,7 @@ import { cryptoFromEnvironment } from './crypto/create-crypto.ts';
 import type { Fingerprinter, SecretBox } from './crypto/secret-box.ts';
 import { createGatewayRegistry, readGatewayConfig, type GatewayConfig, type GatewayRegistry } from './gateways/gateway-registry.ts';
 import { createApiKeyStore, type ApiKeyStore } from './store/api-key-store.ts';
-import { createCardReader, type CardReader } from './store/card-store.ts';
+import { createCardStore, type CardStore } from './store/card-store.ts';
 import { createChargeStore, type ChargeStore } from './store/charge-store.ts';
 import { createDocumentClient } from './store/dynamo-client.ts';
 import { createIdempotencyStore, type IdempotencyStore } from './store/idempotency-store.ts';
@@ -20,12 +20,16 @@ import { createWebhookEndpointStore, type WebhookEndpointStore } from './store/w
 import { backgroundFromEnvironment, type BackgroundPorts } from './background/background-ports.ts';
 import { createOAuthTokenSource, type OAuthTokenSource } from './webhooks/oauth-tokens.ts';
 import { createTransactionStore, type TransactionStore } from './store/transaction-store.ts';
+import { createLogger } from './observability/logger.ts';
+import { metricsFromEnvironment, type ServiceMetrics } from './observability/metrics.ts';
 
 /** Everything a handler needs, built once per process: in a Lambda container from its environment, in the sandbox by the sandbox. */
 export interface Deps {
   clock: Clock;
   config: ServiceConfig;
   logger: Logger;
+  /** Business metrics (EMF): charges, webhook deliveries, expiries, rate-limit rejections. */
+  metrics: ServiceMetrics;
   db: DynamoDBDocumentClient;
   authenticator: Authenticator;
   merchants: MerchantStore;
@@ -34,7 +38,7 @@ export interface Deps {
   idempotency: IdempotencyStore;
   rateLimits: RateLimitStore;
   outbox: OutboxReader;
-  cards: CardReader;
+  cards: CardStore;
   secretBox: SecretBox;
   fingerprinter: Fingerprinter;
   webhookEndpoints: WebhookEndpointStore;
@@ -55,6 +59,8 @@ export interface DepsOptions {
   db: DynamoDBDocumentClient;
   clock?: Clock;
   logger?: Logger;
+  /** Default: EMF metrics when the stack set a namespace (POWERTOOLS_METRICS_NAMESPACE), none otherwise. */
+  metrics?: ServiceMetrics;
   /** Default: from the environment (KMS or LOCAL_KEY_DIR), built on first use. The sandbox passes its local keys. */
   secretBox?: SecretBox;
   fingerprinter?: Fingerprinter;
@@ -64,7 +70,7 @@ export interface DepsOptions {
   gatewayConfig?: GatewayConfig;
 }
 
-export function createDeps({ config, db, clock = systemClock, logger = new Logger({ serviceName: 'svc-payments' }), secretBox, fingerprinter, gatewayConfig, background }: DepsOptions): Deps {
+export function createDeps({ config, db, clock = systemClock, logger = createLogger(), metrics = metricsFromEnvironment(), secretBox, fingerprinter, gatewayConfig, background }: DepsOptions): Deps {
   const ports = background ?? backgroundFromEnvironment();
   // Lazy: a Lambda function that never encrypts needs neither the key variables nor a KMS grant.
   const fromEnvironment = cryptoFromEnvironment();
@@ -75,6 +81,7 @@ export function createDeps({ config, db, clock = systemClock, logger = new Logge
     clock,
     config,
     logger,
+    metrics,
     db,
     merchants,
     apiKeys,
@@ -83,7 +90,7 @@ export function createDeps({ config, db, clock = systemClock, logger = new Logge
     idempotency: createIdempotencyStore(db, config.tableName),
     rateLimits: createRateLimitStore(db, config.tableName),
     outbox: createOutboxReader(db, config.tableName),
-    cards: createCardReader(db, config.tableName),
+    cards: createCardStore(db, config.tableName),
     secretBox: secretBox ?? fromEnvironment.secretBox,
     fingerprinter: fingerprinter ?? fromEnvironment.fingerprinter,
     webhookEndpoints: createWebhookEndpointStore(db, config.tableName),
@@ -94,7 +101,7 @@ export function createDeps({ config, db, clock = systemClock, logger = new Logge
     oauthTokens: createOAuthTokenSource(ports.httpPost, clock),
     transactions,
     charges: createChargeStore(db, config.tableName, transactions),
-    gateways: createGatewayRegistry(() => gatewayConfig ?? readGatewayConfig()),
+    gateways: createGatewayRegistry(() => gatewayConfig ?? readGatewayConfig(), metrics),
   };
 }
 

@@ -3,6 +3,7 @@
  * method per entry; the sandbox serves the same entries by invoking the same handler modules.
  */
 import type { OperationClass } from './domain/merchant.ts';
+import type { FunctionNeed } from './function-needs.ts';
 
 export interface RouteDefinition {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -12,14 +13,16 @@ export interface RouteDefinition {
   entry: string;
   /**
    * secret: sk_/rk_ keys. checkout: the buyer's browser, authorised by the session reference (path or body) and,
-   * when sent, a publishable key (pk_) of the session's merchant and mode.
+   * when sent, a publishable key (pk_) of the session's merchant and mode. public: no key (the OpenAPI document).
    */
-  auth: 'secret' | 'checkout';
+  auth: 'secret' | 'checkout' | 'public';
   /** write routes are refused to read-only (rk_) keys. */
   access: 'read' | 'write';
   rateClass: OperationClass | null;
   idempotency: 'required' | 'optional' | 'none';
   summary: string;
+  /** Keys and banks the handler uses beyond the table; the stack grants exactly these (shared/function-needs.ts). */
+  needs?: readonly FunctionNeed[];
 }
 
 export const routes = {
@@ -62,6 +65,7 @@ export const routes = {
     rateClass: null,
     idempotency: 'none',
     summary: 'Close a payment session now',
+    needs: ['secrets', 'gateways'],
   },
   getCheckoutSession: {
     method: 'GET',
@@ -73,6 +77,7 @@ export const routes = {
     rateClass: null,
     idempotency: 'none',
     summary: 'What the checkout page shows for a session',
+    needs: ['secrets', 'gateways'],
   },
   createCheckoutCharge: {
     method: 'POST',
@@ -83,6 +88,7 @@ export const routes = {
     rateClass: 'charge',
     idempotency: 'required',
     summary: 'Charge a card for a session, from the checkout',
+    needs: ['secrets', 'fingerprints', 'gateways'],
   },
   confirmCheckoutOtp: {
     method: 'POST',
@@ -93,6 +99,7 @@ export const routes = {
     rateClass: null,
     idempotency: 'optional',
     summary: 'Confirm a charge with the OTP the bank sent to the buyer',
+    needs: ['secrets', 'gateways'],
   },
   listTransactions: {
     method: 'GET',
@@ -114,6 +121,38 @@ export const routes = {
     idempotency: 'none',
     summary: 'Retrieve a transaction with its technical reason and trace',
   },
+  listCards: {
+    method: 'GET',
+    path: '/v1/cards',
+    entry: 'functions/cards/list-cards.ts',
+    auth: 'secret',
+    access: 'read',
+    rateClass: 'reads',
+    idempotency: 'none',
+    summary: 'List stored cards, optionally of one customer; deleted cards are not listed',
+  },
+  deleteCard: {
+    method: 'DELETE',
+    path: '/v1/cards/{svcToken}',
+    entry: 'functions/cards/delete-card.ts',
+    auth: 'secret',
+    // Refused to read-only keys, yet counted as a read (spec: Limits).
+    access: 'write',
+    rateClass: 'reads',
+    idempotency: 'none',
+    summary: 'Delete a stored card (logical delete; card.deleted once)',
+  },
+  createCharge: {
+    method: 'POST',
+    path: '/v1/charges',
+    entry: 'functions/charges/create-charge.ts',
+    auth: 'secret',
+    access: 'write',
+    rateClass: 'charge',
+    idempotency: 'required',
+    summary: 'Charge a stored card server to server, on a gateway that needs no CVV',
+    needs: ['secrets', 'gateways'],
+  },
   getAnalyticsSummary: {
     method: 'GET',
     path: '/v1/analytics/summary',
@@ -133,6 +172,7 @@ export const routes = {
     rateClass: null,
     idempotency: 'none',
     summary: 'Register a webhook endpoint; its signing secret is shown once',
+    needs: ['secrets'],
   },
   listWebhookEndpoints: {
     method: 'GET',
@@ -163,6 +203,7 @@ export const routes = {
     rateClass: null,
     idempotency: 'none',
     summary: 'Update URL, events, status or authentication of a webhook endpoint',
+    needs: ['secrets'],
   },
   deleteWebhookEndpoint: {
     method: 'DELETE',
@@ -213,6 +254,16 @@ export const routes = {
     rateClass: null,
     idempotency: 'none',
     summary: 'Send a webhook delivery again now',
+  },
+  getOpenApiDocument: {
+    method: 'GET',
+    path: '/v1/openapi.json',
+    entry: 'functions/openapi/get-openapi-document.ts',
+    auth: 'public',
+    access: 'read',
+    rateClass: null,
+    idempotency: 'none',
+    summary: 'The OpenAPI 3.1 document of this API',
   },
 } as const satisfies Record<string, RouteDefinition>;
 

@@ -3,6 +3,7 @@
  * drives both the CDK stack (one Lambda per entry, wired to its trigger) and the sandbox (which runs the same
  * modules from its stream reader, in-process queues and scheduler stand-in).
  */
+import type { FunctionNeed } from './function-needs.ts';
 import { MAX_ATTEMPTS } from './webhooks/retry-schedule.ts';
 
 export interface QueueDefinition {
@@ -39,7 +40,8 @@ export interface StreamFilter {
   pkPrefix: string;
 }
 
-export type WorkerTrigger = { kind: 'stream'; filter: StreamFilter } | { kind: 'queue'; queue: QueueName } | { kind: 'schedule' };
+/** daily: once a day at that UTC hour (an EventBridge Scheduler cron in AWS; the sandbox clock crossing it locally). */
+export type WorkerTrigger = { kind: 'stream'; filter: StreamFilter } | { kind: 'queue'; queue: QueueName } | { kind: 'schedule' } | { kind: 'daily'; hourUtc: number };
 
 export interface WorkerDefinition {
   /** Module relative to the project root; it exports `handler` (Lambda) and `build(deps)` (sandbox, tests). */
@@ -50,6 +52,8 @@ export interface WorkerDefinition {
   /** Item access to the table: the planner and the hand-over only read the stream or their payload. */
   table: 'none' | 'read-write';
   summary: string;
+  /** Keys and banks the worker uses beyond the table; the stack grants exactly these (shared/function-needs.ts). */
+  needs?: readonly FunctionNeed[];
 }
 
 export const workers = {
@@ -66,6 +70,7 @@ export const workers = {
     sendsTo: [],
     table: 'read-write',
     summary: 'Signs and sends one delivery, logs the attempt, schedules the retry',
+    needs: ['secrets'],
   },
   planSessionExpiry: {
     entry: 'functions/workers/plan-session-expiry.ts',
@@ -87,6 +92,14 @@ export const workers = {
     sendsTo: ['sessionExpiry'],
     table: 'read-write',
     summary: 'Expires a session at expiresAt unless a charge is at the bank; writes session.expired once',
+    needs: ['secrets', 'gateways'],
+  },
+  notifyCardVerifications: {
+    entry: 'functions/workers/notify-card-verifications.ts',
+    trigger: { kind: 'daily', hourUtc: 9 },
+    sendsTo: [],
+    table: 'read-write',
+    summary: "Daily: card.authentication_expiring 15, 7 and 1 days before a card verification's estimated end, each once",
   },
 } as const satisfies Record<string, WorkerDefinition>;
 export type WorkerId = keyof typeof workers;

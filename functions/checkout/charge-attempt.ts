@@ -12,12 +12,14 @@ import { stateOf, type Session } from '../../shared/domain/session.ts';
 import { attemptsRemaining, effectiveState, type SessionStatus } from '../../shared/domain/session-state.ts';
 import { chargeEvent, newTransaction, resolveTransaction, toTransactionResource, traced, type Transaction, type TransactionResult } from '../../shared/domain/transaction.ts';
 import { prefixedId } from '../../shared/ids.ts';
+import type { AuthContext } from '../../shared/auth/authenticator.ts';
 import type { Deps } from '../../shared/deps.ts';
 import { ConflictError, GoneError, NotFoundError } from '../../shared/errors.ts';
 import { GatewayUnavailableError, type BankAccount, type GatewayOutcome } from '../../shared/gateways/payment-gateway.ts';
 import type { IdempotencyContext } from '../../shared/http/api-types.ts';
 import { advanceSession, type AttemptStep } from '../../shared/store/charge-store.ts';
-import { ConditionFailedError } from '../../shared/store/conditions.ts';
+import { ConditionFailedError, TransactionConditionFailedError, TransactionConflictError } from '../../shared/store/conditions.ts';
+import { vaultItems } from './card-vault.ts';
 
 const REFUSAL_MESSAGES: Record<ChargeRefusal['code'], string> = {
   session_completed: 'This session is already paid. A new payment needs a new session.',
@@ -36,6 +38,12 @@ export function refuse(refusal: ChargeRefusal): never {
 /** A lost race (another request changed the session first) is decided again on a fresh read, this many times. */
 export const MAX_RACES = 3;
 
+/** The session the checkout authentication read: the handler starts from it instead of reading it again. */
+export function checkoutSession(auth: AuthContext): Session {
+  if (!auth.session) throw new Error('checkout route without the session of its authentication');
+  return auth.session;
+}
+
 export async function requireSession(deps: Deps, reference: string): Promise<Session> {
   const session = await deps.sessions.get(reference);
   if (!session) throw new NotFoundError('session', 'sessionReference');
@@ -46,7 +54,7 @@ export async function requireSession(deps: Deps, reference: string): Promise<Ses
  * Test sessions charge the bank's test environment; live ones need the merchant's loaded credentials and never
  * fall back to the test environment. Refusals here are 409s that never become attempts.
  */
-export async function bankAccountFor(deps: Deps, merchant: Merchant, session: Session): Promise<BankAccount> {
+export async function bankAccountFor(deps: Deps, merchant: Merchant, session: Pick<Session, 'mode' | 'gateway' | 'currency'>): Promise<BankAccount> {
   const conflict = gatewayModeConflict(merchant, session.mode, session.gateway, session.currency);
   if (conflict) throw new ConflictError(conflict.code, conflict.message);
   if (session.mode === 'test') return { environment: 'test', credentials: null };
@@ -145,12 +153,30 @@ export function chargeAnswer(session: Session, transaction: Transaction, now: nu
   };
 }
 
-/** Writes a step and, in the same transaction, the answer a retry with the same Idempotency-Key will replay. */
+/**
+ * Writes a step and, in the same transaction, the answer a retry with the same Idempotency-Key will replay. An
+ * approval on a session with a customerRef also stores the card (record, match, card.stored); an ended attempt
+ * drops its sealed card. Losing the card's match to a simultaneous approval of the same card means it is stored
+ * now: the step is written again, reusing that card.
+ */
 export async function commitStep(deps: Deps, step: AttemptStep, answer: { statusCode: number; body: unknown } | null, idempotency?: IdempotencyContext): Promise<void> {
-  const items = deps.charges.stepItems(step);
-  // Issue 4 (stored cards): an approval on a session with a customerRef appends the vault item and card.stored here.
-  if (idempotency && answer) items.push(idempotency.commit(answer));
-  await deps.charges.commit(items);
+  const { sealedCard, ...ended } = step.transaction;
+  const written: AttemptStep = step.transaction.status === 'pending' ? step : { ...step, transaction: ended };
+  const storesCard = sealedCard && ended.status === 'approved' && step.after.customerRef ? { ...step.after, customerRef: step.after.customerRef } : null;
+  for (let race = 1; ; race++) {
+    const items = deps.charges.stepItems(written);
+    const firstVaultItem = items.length;
+    const vault = storesCard ? await vaultItems(deps, storesCard, ended, sealedCard!, deps.clock.now()) : [];
+    items.push(...vault);
+    if (idempotency && answer) items.push(idempotency.commit(answer));
+    try {
+      await deps.charges.commit(items);
+      return;
+    } catch (error) {
+      const lostCardRace = error instanceof TransactionConflictError || (error instanceof TransactionConditionFailedError && error.index === firstVaultItem);
+      if (vault.length === 0 || !lostCardRace || race >= MAX_RACES) throw error;
+    }
+  }
 }
 
 /** What the bank's outcome does to a session whose charge was in flight, written as one step. */

@@ -9,25 +9,41 @@ import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../shared/http/api-types.ts';
 import { errorBody } from '../../shared/http/response.ts';
 import { GatewayUnavailableError } from '../../shared/gateways/payment-gateway.ts';
-import { CheckoutOtpBodySchema, type CheckoutOtpBody } from '../../shared/schemas/checkout-schemas.ts';
+import { CheckoutChargeResultSchema, CheckoutOtpBodySchema, type CheckoutOtpBody } from '../../shared/schemas/checkout-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
-import { applyOutcome, bankAccountFor, chargeAnswer, commitStep, MAX_RACES, progressStep, refuse, rejection, requireSession, settlementStep } from './charge-attempt.ts';
+import { applyOutcome, bankAccountFor, chargeAnswer, commitStep, MAX_RACES, progressStep, refuse, rejection, requireSession, settlementStep, checkoutSession } from './charge-attempt.ts';
 
 /**
  * POST /v1/checkout/otp. The session goes otp_requested -> otp_confirmed -> processing -> completed/failed.
  * Wrong codes are not failures of the session; after MAX_OTP_ENTRIES of them the attempt ends declined (one failure).
  */
-export const { build, handler } = defineApiHandler('confirmCheckoutOtp', { body: CheckoutOtpBodySchema }, async (req, deps) => {
-  let session = await requireSession(deps, req.body.sessionReference);
-  for (let race = 1; ; race++) {
-    try {
-      return await enterCode(req, deps, session);
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError) || race >= MAX_RACES) throw error;
-      session = await requireSession(deps, req.body.sessionReference);
+export const { build, handler, schemas } = defineApiHandler(
+  'confirmCheckoutOtp',
+  {
+    body: CheckoutOtpBodySchema,
+    responses: {
+      success: { 200: CheckoutChargeResultSchema, 202: CheckoutChargeResultSchema },
+      errors: {
+        404: 'resource_missing: no such transaction on this session.',
+        409: 'otp_not_requested, session_completed, attempts_exhausted, charge_in_flight.',
+        410: 'session_expired.',
+        422: 'otp_invalid: wrong code; the message says how many entries remain.',
+        503: 'processor_unavailable: the bank could not check the code; nothing changed, retry.',
+      },
+    },
+  },
+  async (req, deps) => {
+    let session = checkoutSession(req.auth);
+    for (let race = 1; ; race++) {
+      try {
+        return await enterCode(req, deps, session);
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError) || race >= MAX_RACES) throw error;
+        session = await requireSession(deps, req.body.sessionReference);
+      }
     }
-  }
-});
+  },
+);
 
 async function enterCode(req: ApiRequest<CheckoutOtpBody>, deps: Deps, session: Session): Promise<ApiResult> {
   const transaction = await deps.transactions.get(req.body.transactionReference);

@@ -1,6 +1,6 @@
 import { decideChargeStart } from '../../shared/domain/charge-transitions.ts';
 import { SERVICE_CODES } from '../../shared/domain/decline-codes.ts';
-import { checkPaymentData, summariseCard, type PaymentDataIssue } from '../../shared/domain/payment-data.ts';
+import { checkPaymentData, summariseCard, type CardInput, type PaymentDataIssue } from '../../shared/domain/payment-data.ts';
 import { stateOf, type Session } from '../../shared/domain/session.ts';
 import { newTransaction, type Transaction } from '../../shared/domain/transaction.ts';
 import type { Deps } from '../../shared/deps.ts';
@@ -8,33 +8,53 @@ import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import type { ApiRequest } from '../../shared/http/api-types.ts';
 import { errorBody } from '../../shared/http/response.ts';
 import { prefixedId } from '../../shared/ids.ts';
-import { CheckoutChargeBodySchema, type CheckoutChargeBody } from '../../shared/schemas/checkout-schemas.ts';
+import { CheckoutChargeBodySchema, CheckoutChargeResultSchema, type CheckoutChargeBody } from '../../shared/schemas/checkout-schemas.ts';
 import type { AttemptStep } from '../../shared/store/charge-store.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
-import { applyOutcome, bankAccountFor, commitStep, MAX_RACES, openedPayment, refuse, rejection, requireSession, settleStaleAttempt, settlementStep, startStep } from './charge-attempt.ts';
+import { sealCardFor } from './card-vault.ts';
+import { paymentInput } from './payment-input.ts';
+import { applyOutcome, bankAccountFor, commitStep, MAX_RACES, openedPayment, refuse, rejection, requireSession, settleStaleAttempt, settlementStep, startStep, checkoutSession } from './charge-attempt.ts';
 
 /**
  * POST /v1/checkout/charge. The session moves to processing with a version-checked write before the bank is
  * called, so of simultaneous charges exactly one reaches the bank; the others are refused with 409.
  */
-export const { build, handler } = defineApiHandler('createCheckoutCharge', { body: CheckoutChargeBodySchema }, async (req, deps) => {
-  const session = await settleStaleAttempt(deps, req.auth.merchant, await requireSession(deps, req.body.sessionReference), req.now);
-  const account = await bankAccountFor(deps, req.auth.merchant, session);
-  const checked = checkPaymentData(req.body, session.gateway);
-  if (!checked.ok) return failAttempt(req, deps, session, checked.issues);
-  const started = await startAttempt(req, deps, session, checked.data.document);
-  const outcome = await deps.gateways(session.gateway).charge(
-    { transactionReference: started.transaction.reference, sessionReference: session.reference, amountMinor: session.amountMinor, currency: session.currency, payment: checked.data },
-    account,
-  );
-  return applyOutcome(deps, started.after, started.transaction, outcome, req.idempotency);
-});
+export const { build, handler, schemas } = defineApiHandler(
+  'createCheckoutCharge',
+  {
+    body: CheckoutChargeBodySchema,
+    responses: {
+      // 200: the attempt has a result (approved, declined or failed); 202: pending (an OTP, or the bank is late).
+      success: { 200: CheckoutChargeResultSchema, 202: CheckoutChargeResultSchema },
+      errors: {
+        400: 'invalid_payment_data: the card or document cannot be used (`field` says which); an attempt that counts as a failure.',
+        409: 'session_completed, attempts_exhausted, charge_in_flight, test_mode_off, test_mode_unsupported, bank_credentials_missing, card_unavailable (the stored card of the session was deleted).',
+        410: 'session_expired: closed by time or by the merchant.',
+      },
+    },
+  },
+  async (req, deps) => {
+    const session = await settleStaleAttempt(deps, req.auth.merchant, checkoutSession(req.auth), req.now);
+    const account = await bankAccountFor(deps, req.auth.merchant, session);
+    const input = await paymentInput(deps, session, req.body);
+    const checked = checkPaymentData(input, session.gateway);
+    if (!checked.ok) return failAttempt(req, deps, session, input.card, checked.issues);
+    const sealedCard = await sealCardFor(deps, session, checked.data);
+    const started = await startAttempt(req, deps, session, input.card, { document: checked.data.document, sealedCard });
+    const outcome = await deps.gateways(session.gateway).charge(
+      { transactionReference: started.transaction.reference, sessionReference: session.reference, amountMinor: session.amountMinor, currency: session.currency, payment: checked.data },
+      account,
+    );
+    return applyOutcome(deps, started.after, started.transaction, outcome, req.idempotency);
+  },
+);
 
 /** Runs one write of an attempt against the session, deciding again on a fresh read after a lost race. */
 async function onOpenSession<T>(
   req: ApiRequest<CheckoutChargeBody>,
   deps: Deps,
   first: Session,
+  typed: CardInput,
   write: (session: Session, transaction: Transaction, usesOpenedPayment: boolean) => Promise<T>,
 ): Promise<T> {
   let session = first;
@@ -43,7 +63,7 @@ async function onOpenSession<T>(
     if (decision.kind === 'refuse') refuse(decision.refusal);
     const context = { merchantId: session.merchantId, mode: session.mode, sessionReference: session.reference, gateway: session.gateway, amountMinor: session.amountMinor, currency: session.currency, now: req.now };
     const opened = await openedPayment(deps, session);
-    const transaction = opened ? { ...opened, card: summariseCard(req.body.card) } : newTransaction({ reference: prefixedId('txn') }, context, summariseCard(req.body.card), null);
+    const transaction = opened ? { ...opened, card: summariseCard(typed) } : newTransaction({ reference: prefixedId('txn') }, context, summariseCard(typed), null);
     try {
       return await write(session, transaction, opened !== null);
     } catch (error) {
@@ -54,16 +74,22 @@ async function onOpenSession<T>(
 }
 
 /** The session to processing with a new pending transaction: from here the charge is in flight. */
-const startAttempt = (req: ApiRequest<CheckoutChargeBody>, deps: Deps, session: Session, document: Transaction['document']): Promise<AttemptStep> =>
-  onOpenSession(req, deps, session, async (current, transaction, usesOpenedPayment) => {
-    const started = startStep(current, { ...transaction, document }, { newTransaction: !usesOpenedPayment });
+const startAttempt = (
+  req: ApiRequest<CheckoutChargeBody>,
+  deps: Deps,
+  session: Session,
+  typed: CardInput,
+  extra: Pick<Transaction, 'document' | 'sealedCard'>,
+): Promise<AttemptStep> =>
+  onOpenSession(req, deps, session, typed, async (current, transaction, usesOpenedPayment) => {
+    const started = startStep(current, { ...transaction, ...extra }, { newTransaction: !usesOpenedPayment });
     await commitStep(deps, started, null);
     return started;
   });
 
 /** Invalid payment data: an attempt that fails at once. It counts, and its 400 is what a retry with this key replays. */
-const failAttempt = (req: ApiRequest<CheckoutChargeBody>, deps: Deps, session: Session, issues: PaymentDataIssue[]) =>
-  onOpenSession(req, deps, session, async (current, transaction, usesOpenedPayment) => {
+const failAttempt = (req: ApiRequest<CheckoutChargeBody>, deps: Deps, session: Session, typed: CardInput, issues: PaymentDataIssue[]) =>
+  onOpenSession(req, deps, session, typed, async (current, transaction, usesOpenedPayment) => {
     const answer = { statusCode: 400, body: errorBody(400, SERVICE_CODES.INVALID_PAYMENT_DATA, issues[0]!.message, issues[0]!.field) };
     const detail = issues.map((i) => `${i.field}: ${i.message}`).join(' ');
     await commitStep(deps, settlementStep(current, transaction, rejection('failed', SERVICE_CODES.INVALID_PAYMENT_DATA, detail), req.now, { newAttempt: true, newTransaction: !usesOpenedPayment }), answer, req.idempotency);

@@ -3,31 +3,44 @@ import { newSession, toSessionResource } from '../../shared/domain/session.ts';
 import { ConflictError, NotFoundError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { newId, prefixedId } from '../../shared/ids.ts';
-import { CreateSessionBodySchema } from '../../shared/schemas/session-schemas.ts';
+import { CreateSessionBodySchema, SessionSchema } from '../../shared/schemas/session-schemas.ts';
 
-export const { build, handler } = defineApiHandler('createSession', { body: CreateSessionBodySchema }, async (req, deps) => {
-  const { merchant, mode } = req.auth;
-  if (!merchant.provisioned) {
-    throw new ConflictError('merchant_not_provisioned', 'This merchant is not provisioned yet. Contact support to finish onboarding.');
-  }
-  const conflict = modeConflict(merchant, mode, req.body.currency);
-  if (conflict) throw new ConflictError(conflict.code, conflict.message);
-  const gateway = merchant.gateways[req.body.currency];
-
-  // The card is checked now, at creation, not when the buyer pays.
-  const card = req.body.cardToken ? await deps.cards.get(req.body.cardToken) : null;
-  if (req.body.cardToken) {
-    if (!card || card.merchantId !== merchant.id || card.mode !== mode || card.status === 'deleted') {
-      throw new NotFoundError('card', 'cardToken');
+export const { build, handler, schemas } = defineApiHandler(
+  'createSession',
+  {
+    body: CreateSessionBodySchema,
+    responses: {
+      success: { 201: SessionSchema },
+      errors: {
+        404: 'resource_missing: cardToken is not a card of this merchant and mode, or it was deleted.',
+        409: 'merchant_not_provisioned, test_mode_off, test_mode_unsupported, card_flow_unsupported.',
+      },
+    },
+  },
+  async (req, deps) => {
+    const { merchant, mode } = req.auth;
+    if (!merchant.provisioned) {
+      throw new ConflictError('merchant_not_provisioned', 'This merchant is not provisioned yet. Contact support to finish onboarding.');
     }
-    if (!GATEWAYS[card.gateway].cvvOnlyStoredCards) {
-      throw new ConflictError('card_flow_unsupported', 'This card is stored at a gateway that does not ask for a CVV; charge it server to server with POST /v1/charges.');
-    }
-  }
+    const conflict = modeConflict(merchant, mode, req.body.currency);
+    if (conflict) throw new ConflictError(conflict.code, conflict.message);
+    const gateway = merchant.gateways[req.body.currency];
 
-  const session = newSession(req.body, { id: newId(), reference: prefixedId('cs') }, { merchantId: merchant.id, mode, gateway, now: req.now, card });
-  const resource = toSessionResource(session, req.now, deps.config.checkoutBaseUrl);
-  const response = { statusCode: 201, body: resource };
-  await deps.sessions.create(session, req.idempotency ? [req.idempotency.commit(response)] : []);
-  return response;
-});
+    // The card is checked now, at creation, not when the buyer pays.
+    const card = req.body.cardToken ? await deps.cards.get(req.body.cardToken) : null;
+    if (req.body.cardToken) {
+      if (!card || card.merchantId !== merchant.id || card.mode !== mode || card.status === 'deleted') {
+        throw new NotFoundError('card', 'cardToken');
+      }
+      if (GATEWAYS[card.gateway].storedCardsWithoutCvv) {
+        throw new ConflictError('card_flow_unsupported', 'This card is stored at a gateway that does not ask for a CVV; charge it server to server with POST /v1/charges.');
+      }
+    }
+
+    const session = newSession(req.body, { id: newId(), reference: prefixedId('cs') }, { merchantId: merchant.id, mode, gateway, now: req.now, card });
+    const resource = toSessionResource(session, req.now, deps.config.checkoutBaseUrl);
+    const response = { statusCode: 201, body: resource };
+    await deps.sessions.create(session, req.idempotency ? [req.idempotency.commit(response)] : []);
+    return response;
+  },
+);

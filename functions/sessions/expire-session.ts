@@ -3,7 +3,7 @@ import { stateOf, toSessionResource } from '../../shared/domain/session.ts';
 import { decideMerchantExpire } from '../../shared/domain/session-state.ts';
 import { ConflictError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { SessionReferenceParamsSchema } from '../../shared/schemas/session-schemas.ts';
+import { SessionReferenceParamsSchema, SessionSchema } from '../../shared/schemas/session-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import { closeWithProcessor } from './close-with-processor.ts';
 import { findSession } from './session-access.ts';
@@ -17,23 +17,37 @@ const REJECTIONS = {
 /** Races with a charge are settled by the conditional write: the loser reads again and decides again. */
 const MAX_DECISIONS = 3;
 
-export const { build, handler } = defineApiHandler('expireSession', { params: SessionReferenceParamsSchema }, async (req, deps) => {
-  let session = await findSession(deps, req.auth, req.params.reference, { anyMode: true });
-  for (let attempt = 1; ; attempt++) {
-    const decision = decideMerchantExpire(stateOf(session), req.now, req.auth.mode);
-    if (decision.kind === 'reject') throw new ConflictError(decision.code, REJECTIONS[decision.code]);
-    if (decision.kind === 'unchanged') break;
-    const closedAt = new Date(req.now).toISOString();
-    try {
-      session =
-        session.gateway === 'card_processor'
-          ? await closeWithProcessor(deps, req.auth.merchant, session, decision.reason, req.now)
-          : await deps.sessions.close(session, decision.reason, closedAt, sessionExpiredEvent(session, decision.reason, closedAt));
-      break;
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError) || attempt >= MAX_DECISIONS) throw error;
-      session = await findSession(deps, req.auth, req.params.reference, { anyMode: true });
+export const { build, handler, schemas } = defineApiHandler(
+  'expireSession',
+  {
+    params: SessionReferenceParamsSchema,
+    responses: {
+      success: { 200: SessionSchema },
+      errors: {
+        404: 'resource_missing: no such session in this merchant.',
+        409: 'mode_mismatch, session_completed, charge_in_flight, processor_already_charged.',
+        503: 'processor_cancellation_failed: the USD processor could not cancel the pending payment; nothing changed, retry.',
+      },
+    },
+  },
+  async (req, deps) => {
+    let session = await findSession(deps, req.auth, req.params.reference, { anyMode: true });
+    for (let attempt = 1; ; attempt++) {
+      const decision = decideMerchantExpire(stateOf(session), req.now, req.auth.mode);
+      if (decision.kind === 'reject') throw new ConflictError(decision.code, REJECTIONS[decision.code]);
+      if (decision.kind === 'unchanged') break;
+      const closedAt = new Date(req.now).toISOString();
+      try {
+        session =
+          session.gateway === 'card_processor'
+            ? await closeWithProcessor(deps, req.auth.merchant, session, decision.reason, req.now)
+            : await deps.sessions.close(session, decision.reason, closedAt, sessionExpiredEvent(session, decision.reason, closedAt));
+        break;
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError) || attempt >= MAX_DECISIONS) throw error;
+        session = await findSession(deps, req.auth, req.params.reference, { anyMode: true });
+      }
     }
-  }
-  return { statusCode: 200, body: toSessionResource(session, req.now, deps.config.checkoutBaseUrl) };
-});
+    return { statusCode: 200, body: toSessionResource(session, req.now, deps.config.checkoutBaseUrl) };
+  },
+);

@@ -1,7 +1,7 @@
 import { ConflictError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { prefixedId } from '../../shared/ids.ts';
-import { CreateWebhookEndpointBodySchema } from '../../shared/schemas/webhook-schemas.ts';
+import { CreatedWebhookEndpointSchema, CreateWebhookEndpointBodySchema } from '../../shared/schemas/webhook-schemas.ts';
 import { secretContext, toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
 import { checkEndpointUrl, resolveAuth } from './endpoint-auth.ts';
 
@@ -10,30 +10,34 @@ export const MAX_ENDPOINTS_PER_MODE = 16;
 
 const NO_AUTH = { settings: { authType: 'none', authHeaderName: null, oauthTokenUrl: null, oauthClientId: null, oauthScope: null }, credentials: {} } as const;
 
-export const { build, handler } = defineApiHandler('createWebhookEndpoint', { body: CreateWebhookEndpointBodySchema }, async (req, deps) => {
-  const { merchant, mode } = req.auth;
-  checkEndpointUrl(deps, req.body.url, 'url');
-  const existing = await deps.webhookEndpoints.list(merchant.id, mode);
-  if (existing.length >= MAX_ENDPOINTS_PER_MODE) {
-    throw new ConflictError('endpoint_limit_reached', `A merchant can register at most ${MAX_ENDPOINTS_PER_MODE} webhook endpoints per mode. Delete one first.`);
-  }
-  const identity = { id: prefixedId('we'), merchantId: merchant.id };
-  const secret = prefixedId('whsec');
-  const now = new Date(req.now).toISOString();
-  const endpoint: WebhookEndpoint = {
-    ...identity,
-    mode,
-    url: req.body.url,
-    enabledEvents: [...new Set(req.body.enabledEvents ?? [])],
-    description: req.body.description || null,
-    status: 'enabled',
-    ...(await resolveAuth(deps, identity, { ...NO_AUTH, settings: { ...NO_AUTH.settings } }, req.body)),
-    secretCiphertext: await deps.secretBox.encrypt(secret, secretContext(identity)),
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
-  };
-  await deps.webhookEndpoints.create(endpoint);
-  // The only time the secret leaves the service: it is stored encrypted and never shown again.
-  return { statusCode: 201, body: { ...toEndpointResource(endpoint), secret } };
-});
+export const { build, handler, schemas } = defineApiHandler(
+  'createWebhookEndpoint',
+  { body: CreateWebhookEndpointBodySchema, responses: { success: { 201: CreatedWebhookEndpointSchema }, errors: { 409: 'endpoint_limit_reached.' } } },
+  async (req, deps) => {
+    const { merchant, mode } = req.auth;
+    checkEndpointUrl(deps, req.body.url, 'url');
+    const existing = await deps.webhookEndpoints.list(merchant.id, mode);
+    if (existing.length >= MAX_ENDPOINTS_PER_MODE) {
+      throw new ConflictError('endpoint_limit_reached', `A merchant can register at most ${MAX_ENDPOINTS_PER_MODE} webhook endpoints per mode. Delete one first.`);
+    }
+    const identity = { id: prefixedId('we'), merchantId: merchant.id };
+    const secret = prefixedId('whsec');
+    const now = new Date(req.now).toISOString();
+    const endpoint: WebhookEndpoint = {
+      ...identity,
+      mode,
+      url: req.body.url,
+      enabledEvents: [...new Set(req.body.enabledEvents ?? [])],
+      description: req.body.description || null,
+      status: 'enabled',
+      ...(await resolveAuth(deps, identity, { ...NO_AUTH, settings: { ...NO_AUTH.settings } }, req.body)),
+      secretCiphertext: await deps.secretBox.encrypt(secret, secretContext(identity)),
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    };
+    await deps.webhookEndpoints.create(endpoint);
+    // The only time the secret leaves the service: it is stored encrypted and never shown again.
+    return { statusCode: 201, body: { ...toEndpointResource(endpoint), secret } };
+  },
+);

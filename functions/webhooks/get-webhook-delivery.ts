@@ -1,8 +1,8 @@
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { WebhookDeliveryParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
+import { WebhookDeliveryParamsSchema, WebhookDeliverySchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toDeliveryResource } from '../../shared/webhooks/delivery.ts';
 import { findDelivery } from './webhook-access.ts';
 
-export const { build, handler } = defineApiHandler('getWebhookDelivery', { params: WebhookDeliveryParamsSchema }, async (req, deps) => {
+export const { build, handler, schemas } = defineApiHandler('getWebhookDelivery', { params: WebhookDeliveryParamsSchema, responses: { success: { 200: WebhookDeliverySchema }, errors: { 404: 'resource_missing.' } } }, async (req, deps) => {
   return { statusCode: 200, body: toDeliveryResource(await findDelivery(deps, req.auth, req.params.id)) };
 });

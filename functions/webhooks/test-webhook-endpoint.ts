@@ -1,21 +1,23 @@
-import { buildEvent } from '../../shared/domain/events.ts';
+import { sampleEvent } from '../../shared/domain/sample-events.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { WebhookEndpointParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
+import { TestWebhookEndpointQuerySchema, WebhookEndpointParamsSchema, WebhookTestResultSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { newDelivery, type DeliveryMessage } from '../../shared/webhooks/delivery.ts';
 import { findEndpoint } from './webhook-access.ts';
 
 /**
- * A synthetic webhook.test for this endpoint alone, signed and authenticated like any event, even when the
- * endpoint is disabled or not subscribed: the event and its delivery are written together, then queued.
+ * A synthetic event for this endpoint alone, signed and authenticated like any event, even when the endpoint is
+ * disabled or not subscribed: the event and its delivery are written together, then queued. `?type=` picks a sample
+ * of any event type (shared/domain/sample-events.ts); the default is webhook.test.
  */
-export const { build, handler } = defineApiHandler('testWebhookEndpoint', { params: WebhookEndpointParamsSchema }, async (req, deps) => {
-  const endpoint = await findEndpoint(deps, req.auth, req.params.id);
-  const event = buildEvent('webhook.test', req.auth.mode, new Date(req.now).toISOString(), {
-    endpointId: endpoint.id,
-    message: 'Test event sent with POST /v1/webhooks/endpoints/{id}/test.',
-  });
-  const delivery = newDelivery({ merchantId: endpoint.merchantId, mode: endpoint.mode, endpointId: endpoint.id, eventId: event.id, eventType: event.type }, req.now);
-  await deps.webhookDeliveries.createTargeted(delivery, event);
-  await deps.queues.webhookDeliveries.send({ deliveryId: delivery.id } satisfies DeliveryMessage);
-  return { statusCode: 202, body: { deliveryId: delivery.id, eventId: event.id } };
-});
+export const { build, handler, schemas } = defineApiHandler(
+  'testWebhookEndpoint',
+  { params: WebhookEndpointParamsSchema, query: TestWebhookEndpointQuerySchema, responses: { success: { 202: WebhookTestResultSchema }, errors: { 404: 'resource_missing.' } } },
+  async (req, deps) => {
+    const endpoint = await findEndpoint(deps, req.auth, req.params.id);
+    const event = sampleEvent(req.query.type ?? 'webhook.test', { mode: req.auth.mode, now: req.now, endpointId: endpoint.id });
+    const delivery = newDelivery({ merchantId: endpoint.merchantId, mode: endpoint.mode, endpointId: endpoint.id, eventId: event.id, eventType: event.type }, req.now);
+    await deps.webhookDeliveries.createTargeted(delivery, event);
+    await deps.queues.webhookDeliveries.send({ deliveryId: delivery.id } satisfies DeliveryMessage);
+    return { statusCode: 202, body: { deliveryId: delivery.id, eventId: event.id } };
+  },
+);

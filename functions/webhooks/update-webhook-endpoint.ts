@@ -1,6 +1,6 @@
 import { ConflictError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { UpdateWebhookEndpointBodySchema, WebhookEndpointParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
+import { UpdateWebhookEndpointBodySchema, WebhookEndpointParamsSchema, WebhookEndpointSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import { toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
 import { checkEndpointUrl, readCredentials, resolveAuth } from './endpoint-auth.ts';
@@ -8,28 +8,36 @@ import { findEndpoint } from './webhook-access.ts';
 
 const AUTH_FIELDS = ['authType', 'authToken', 'authUsername', 'authPassword', 'authHeaderName', 'oauthTokenUrl', 'oauthClientId', 'oauthClientSecret', 'oauthScope'] as const;
 
-export const { build, handler } = defineApiHandler('updateWebhookEndpoint', { params: WebhookEndpointParamsSchema, body: UpdateWebhookEndpointBodySchema }, async (req, deps) => {
-  const endpoint = await findEndpoint(deps, req.auth, req.params.id);
-  const { body } = req;
-  if (body.url !== undefined) checkEndpointUrl(deps, body.url, 'url');
-  // Credentials are opened only when the authentication changes; otherwise the stored ciphertext stays as it is.
-  const authChanged = AUTH_FIELDS.some((field) => body[field] !== undefined);
-  const auth = authChanged ? await resolveAuth(deps, endpoint, { settings: endpoint, credentials: await readCredentials(deps, endpoint) }, body) : {};
-  const next: WebhookEndpoint = {
-    ...endpoint,
-    ...auth,
-    url: body.url ?? endpoint.url,
-    enabledEvents: body.enabledEvents ? [...new Set(body.enabledEvents)] : endpoint.enabledEvents,
-    description: body.description === undefined ? endpoint.description : body.description || null,
-    status: body.status ?? endpoint.status,
-    updatedAt: new Date(req.now).toISOString(),
-    version: endpoint.version + 1,
-  };
-  try {
-    await deps.webhookEndpoints.save(next, endpoint.version);
-  } catch (error) {
-    if (error instanceof ConditionFailedError) throw new ConflictError('endpoint_changed', 'The endpoint was changed or deleted by another request meanwhile. Read it again and retry.');
-    throw error;
-  }
-  return { statusCode: 200, body: toEndpointResource(next) };
-});
+export const { build, handler, schemas } = defineApiHandler(
+  'updateWebhookEndpoint',
+  {
+    params: WebhookEndpointParamsSchema,
+    body: UpdateWebhookEndpointBodySchema,
+    responses: { success: { 200: WebhookEndpointSchema }, errors: { 404: 'resource_missing.', 409: 'endpoint_changed: changed or deleted meanwhile; read it again and retry.' } },
+  },
+  async (req, deps) => {
+    const endpoint = await findEndpoint(deps, req.auth, req.params.id);
+    const { body } = req;
+    if (body.url !== undefined) checkEndpointUrl(deps, body.url, 'url');
+    // Credentials are opened only when the authentication changes; otherwise the stored ciphertext stays as it is.
+    const authChanged = AUTH_FIELDS.some((field) => body[field] !== undefined);
+    const auth = authChanged ? await resolveAuth(deps, endpoint, { settings: endpoint, credentials: await readCredentials(deps, endpoint) }, body) : {};
+    const next: WebhookEndpoint = {
+      ...endpoint,
+      ...auth,
+      url: body.url ?? endpoint.url,
+      enabledEvents: body.enabledEvents ? [...new Set(body.enabledEvents)] : endpoint.enabledEvents,
+      description: body.description === undefined ? endpoint.description : body.description || null,
+      status: body.status ?? endpoint.status,
+      updatedAt: new Date(req.now).toISOString(),
+      version: endpoint.version + 1,
+    };
+    try {
+      await deps.webhookEndpoints.save(next, endpoint.version);
+    } catch (error) {
+      if (error instanceof ConditionFailedError) throw new ConflictError('endpoint_changed', 'The endpoint was changed or deleted by another request meanwhile. Read it again and retry.');
+      throw error;
+    }
+    return { statusCode: 200, body: toEndpointResource(next) };
+  },
+);

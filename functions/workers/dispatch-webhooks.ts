@@ -21,15 +21,23 @@ async function dispatch(record: DynamoDBRecord, deps: Deps): Promise<void> {
   for (const endpoint of endpoints) {
     if (endpoint.status !== 'enabled' || !isSubscribed(endpoint.enabledEvents, envelope.type)) continue;
     const delivery = newDelivery({ merchantId, mode: envelope.env, endpointId: endpoint.id, eventId: envelope.id, eventType: envelope.type }, deps.clock.now());
-    if (!(await deps.webhookDeliveries.createIfAbsent(delivery))) continue;
+    const created = await deps.webhookDeliveries.createIfAbsent(delivery);
+    // An earlier run that died between the create and the send left it unsent: queue it again (at-least-once; the
+    // sender skips a delivery that has finished meanwhile). One already attempted has its own message.
+    if (!created && !(await isUnsent(deps, delivery.id))) continue;
     try {
       await deps.queues.webhookDeliveries.send({ deliveryId: delivery.id } satisfies DeliveryMessage);
     } catch (error) {
       // Unqueued, the delivery would never be sent; without it, the retried record creates and queues it again.
-      await deps.webhookDeliveries.deleteUnsent(delivery.id);
+      if (created) await deps.webhookDeliveries.deleteUnsent(delivery.id);
       throw error;
     }
   }
+}
+
+async function isUnsent(deps: Deps, deliveryId: string): Promise<boolean> {
+  const existing = await deps.webhookDeliveries.get(deliveryId);
+  return existing !== null && existing.state === 'pending' && existing.attemptCount === 0;
 }
 
 export const { build, handler } = defineWorker('dispatchWebhooks', (event: DynamoDBStreamEvent, deps): Promise<DynamoDBBatchResponse> =>

@@ -5,8 +5,11 @@ import type { Deps } from '../../shared/deps.ts';
 import { sessionExpiredEvent } from '../../shared/domain/events.ts';
 import { handoverDelaySeconds } from '../../shared/domain/expiry-timing.ts';
 import { stateOf } from '../../shared/domain/session.ts';
-import { decideTimedExpiry, isFinal } from '../../shared/domain/session-state.ts';
+import type { Merchant } from '../../shared/domain/merchant.ts';
+import { decideTimedExpiry, isFinal, isInFlight } from '../../shared/domain/session-state.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
+import { RECONCILE_AFTER_MS, settleStaleAttempt } from '../checkout/charge-attempt.ts';
+import { closeWithProcessor } from '../sessions/close-with-processor.ts';
 
 export interface ExpiryMessage {
   reference: string;
@@ -17,16 +20,26 @@ const MAX_DECISIONS = 3;
 
 /**
  * The timed expiry: closes the session with reason expired and writes session.expired in the same transaction,
- * unless it is already closed or completed (idempotent: nothing happens twice) or a charge is at the bank (the
- * charge's outcome decides then).
+ * unless it is already closed or completed (idempotent: nothing happens twice). An attempt left in flight is settled
+ * first (an OTP not confirmed by expiresAt ends declined; a charge pending at the bank is asked about), because
+ * nobody may ever reopen the page to do it; one still at the bank is looked at again once reconciliation is due.
+ * A USD session is closed through the processor, which cancels its pending payment.
  */
 async function expire(record: SQSRecord, deps: Deps): Promise<void> {
   const { reference } = JSON.parse(record.body) as ExpiryMessage;
   for (let attempt = 1; ; attempt++) {
-    const session = await deps.sessions.get(reference);
+    let session = await deps.sessions.get(reference);
     if (!session) return;
     const now = deps.clock.now();
     const expiresAt = Date.parse(session.expiresAt);
+    const merchant = () => requireMerchant(deps, session!.merchantId);
+    if (isInFlight(session.status) && now >= expiresAt) {
+      session = await settleStaleAttempt(deps, await merchant(), session, now);
+      if (isInFlight(session.status)) {
+        await deps.queues.sessionExpiry.send({ reference } satisfies ExpiryMessage, { delaySeconds: RECONCILE_AFTER_MS / 1000 });
+        return;
+      }
+    }
     const decision = decideTimedExpiry(stateOf(session), now);
     if (decision.kind !== 'close') {
       // Early (clocks differ by a second): come back when it is due.
@@ -37,12 +50,20 @@ async function expire(record: SQSRecord, deps: Deps): Promise<void> {
     }
     const closedAt = new Date(now).toISOString();
     try {
-      await deps.sessions.close(session, decision.reason, closedAt, sessionExpiredEvent(session, decision.reason, closedAt));
+      if (deps.gateways(session.gateway).cancelPayment) await closeWithProcessor(deps, await merchant(), session, decision.reason, now);
+      else await deps.sessions.close(session, decision.reason, closedAt, sessionExpiredEvent(session, decision.reason, closedAt));
+      deps.metrics.expiry((now - expiresAt) / 1000);
       return;
     } catch (error) {
       if (!(error instanceof ConditionFailedError) || attempt >= MAX_DECISIONS) throw error;
     }
   }
+}
+
+async function requireMerchant(deps: Deps, merchantId: string): Promise<Merchant> {
+  const merchant = await deps.merchants.get(merchantId);
+  if (!merchant) throw new Error(`Merchant ${merchantId} of a session does not exist`);
+  return merchant;
 }
 
 export const { build, handler } = defineWorker('expireSessions', (event: SQSEvent, deps): Promise<SQSBatchResponse> =>

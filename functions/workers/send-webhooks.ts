@@ -93,6 +93,7 @@ async function send(record: SQSRecord, deps: Deps): Promise<void> {
     return outcome.delivery;
   });
   deps.logger.info('Webhook attempt', { deliveryId: delivery.id, endpointId: endpoint.id, statusCode: result.statusCode, state: saved?.state, error: result.error });
+  if (saved && saved.state !== 'pending') deps.metrics.webhookDelivery(saved.state);
   if (manual || saved?.state === 'succeeded') return;
   if (retryInSeconds !== null) {
     await deps.queues.webhookDeliveries.changeVisibility(record.receiptHandle, retryInSeconds);

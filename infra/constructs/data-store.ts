@@ -11,9 +11,12 @@ import type { StageConfig } from '../stage-config.ts';
 export const ITEM_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
 /** Item-level writes; TransactWriteItems is authorised per item through these. No BatchWriteItem: nothing writes in batches. */
 export const ITEM_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'];
-/** What DynamoDB asks of the caller's principal to use the table key (the same sets CDK's grantReadData/grantWriteData add). */
+/**
+ * What DynamoDB asks of the caller's principal to use the table key: the sets CDK's grantReadData/grantWriteData add,
+ * with their wildcards (ReEncrypt*, GenerateDataKey*) spelt out so no action beyond them is ever included.
+ */
 const KEY_READ_ACTIONS = ['kms:Decrypt', 'kms:DescribeKey'];
-const KEY_WRITE_ACTIONS = ['kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'];
+export const KEY_WRITE_ACTIONS = ['kms:Encrypt', 'kms:ReEncryptFrom', 'kms:ReEncryptTo', 'kms:GenerateDataKey', 'kms:GenerateDataKeyWithoutPlaintext'];
 
 /** `RATE#*`: the partition keys of rate-limit counters, taken from the key builders so the two cannot drift. */
 export const RATE_COUNTER_KEY_PATTERN = `${keys.rateWindow('m', 'c', 'w').pk.split('#', 1)[0]}#*`;

@@ -3,9 +3,12 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FunctionNeed } from '../../shared/function-needs.ts';
+import { METRICS_NAMESPACE_VARIABLE, metricsNamespaceFor, SERVICE_NAME } from '../../shared/observability/metrics.ts';
 import type { StageConfig } from '../stage-config.ts';
 import type { DataStore } from './data-store.ts';
 
@@ -32,7 +35,12 @@ export const BUNDLING: BundlingOptions = {
 
 /** What every function of the service reads at start-up (shared/config.ts readServiceConfig). */
 export function serviceEnvironment(config: StageConfig, dataStore: DataStore): Record<string, string> {
-  return { TABLE_NAME: dataStore.table.tableName, CHECKOUT_BASE_URL: config.checkoutBaseUrl, POWERTOOLS_SERVICE_NAME: 'svc-payments' };
+  return {
+    TABLE_NAME: dataStore.table.tableName,
+    CHECKOUT_BASE_URL: config.checkoutBaseUrl,
+    POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+    [METRICS_NAMESPACE_VARIABLE]: metricsNamespaceFor(config.stage),
+  };
 }
 
 export interface ServiceFunctionProps {
@@ -45,6 +53,8 @@ export interface ServiceFunctionProps {
   timeout?: Duration;
   /** @default 256 MB */
   memorySize?: number;
+  /** From the function's manifest entry; the stack grants them once every function exists (provideNeeds). */
+  needs?: readonly FunctionNeed[];
 }
 
 /**
@@ -56,9 +66,11 @@ export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
+  readonly needs: readonly FunctionNeed[];
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
+    this.needs = props.needs ?? [];
     this.logGroup = new LogGroup(this, 'Logs', { retention: props.config.logRetention, removalPolicy: props.config.removalPolicy });
     this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: props.description });
     this.logGroup.grantWrite(this.role);
@@ -79,5 +91,13 @@ export class ServiceFunction extends Construct {
       environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
       bundling: BUNDLING,
     });
+    NagSuppressions.addResourceSuppressions(
+      this,
+      [
+        { id: 'AwsSolutions-L1', reason: 'Node.js 22 is the runtime the project builds and tests on (package.json engines); it moves with the project.' },
+        { id: 'AwsSolutions-IAM5', reason: 'X-Ray PutTraceSegments and PutTelemetryRecords take no resource-level permissions.', appliesTo: ['Resource::*'] },
+      ],
+      true,
+    );
   }
 }

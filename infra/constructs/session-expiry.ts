@@ -1,6 +1,7 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { type CfnElement, Duration, Stack } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { queues, workers } from '../../shared/workers.ts';
 import type { StageConfig } from '../stage-config.ts';
@@ -38,6 +39,9 @@ export class SessionExpiry extends Construct {
       description: 'EventBridge Scheduler invokes the session expiry hand-over',
     });
     this.handOver.function.grantInvoke(this.schedulerRole);
+    NagSuppressions.addResourceSuppressions(this.schedulerRole, [
+      { id: 'AwsSolutions-IAM5', reason: "The hand-over function's versions (ARN:*): the same one function only.", appliesTo: [`Resource::<${Stack.of(this).getLogicalId(this.handOver.function.node.defaultChild as CfnElement)}.Arn>:*`] },
+    ], true);
 
     this.planner = new WorkerFunction(this, 'planSessionExpiry', {
       config,
@@ -54,6 +58,9 @@ export class SessionExpiry extends Construct {
     this.scheduleGroup.grantWriteSchedules(this.planner.role);
     this.scheduleGroup.grantDeleteSchedules(this.planner.role);
     this.planner.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iam:PassRole'], resources: [this.schedulerRole.roleArn] }));
+    NagSuppressions.addResourceSuppressions(this.planner.role, [
+      { id: 'AwsSolutions-IAM5', reason: "One schedule per session, named at run time, in this stage's own schedule group only.", appliesTo: [{ regex: `/^Resource::arn:<AWS::Partition>:scheduler:.+:schedule\\/${this.scheduleGroup.scheduleGroupName}\\/\\*$/` }] },
+    ], true);
 
     this.expirer = new WorkerFunction(this, 'expireSessions', { config, dataStore, worker: workers.expireSessions, queues: queueMap, timeout: Duration.seconds(20) });
   }

@@ -1,5 +1,4 @@
 import { Duration } from 'aws-cdk-lib';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { queues, workers } from '../../shared/workers.ts';
 import type { StageConfig } from '../stage-config.ts';
@@ -11,16 +10,12 @@ import { WorkQueue } from './work-queue.ts';
 export interface WebhooksProps {
   config: StageConfig;
   dataStore: DataStore;
-  /** The route functions of the API, by route id: the webhook routes get the queue and key they need. */
+  /** The route functions of the API, by route id: the test and retry routes get the delivery queue. */
   routeFunctions: Record<string, ServiceFunction>;
-  /** The SecretBox key: endpoint secrets and credentials are sealed with it. */
-  secretsKey?: IKey;
 }
 
 /** Routes that queue a delivery themselves (a test event, a manual retry). */
 const ROUTES_THAT_QUEUE = ['testWebhookEndpoint', 'retryWebhookDelivery'];
-/** Routes that seal endpoint secrets and credentials. */
-const ROUTES_THAT_SEAL = ['createWebhookEndpoint', 'updateWebhookEndpoint'];
 
 /**
  * Webhook delivery: outbox events from the table's stream -> dispatcher (one delivery per subscribed endpoint)
@@ -32,7 +27,7 @@ export class Webhooks extends Construct {
   readonly dispatcher: WorkerFunction;
   readonly sender: WorkerFunction;
 
-  constructor(scope: Construct, id: string, { config, dataStore, routeFunctions, secretsKey }: WebhooksProps) {
+  constructor(scope: Construct, id: string, { config, dataStore, routeFunctions }: WebhooksProps) {
     super(scope, id);
     this.deliveries = new WorkQueue(this, 'Deliveries', { definition: queues.webhookDeliveries });
     const queueMap = { webhookDeliveries: this.deliveries.queue };
@@ -45,19 +40,12 @@ export class Webhooks extends Construct {
     });
     // A send can take a token request, the POST, and after a 401 both again: 4 calls of at most 10 s.
     this.sender = new WorkerFunction(this, 'sendWebhooks', { config, dataStore, worker: workers.sendWebhooks, queues: queueMap, timeout: Duration.seconds(50) });
-    this.sender.grantSecrets(secretsKey);
 
     for (const routeId of ROUTES_THAT_QUEUE) {
       const route = routeFunctions[routeId];
       if (!route) continue;
       route.function.addEnvironment(queues.webhookDeliveries.urlEnv, this.deliveries.queue.queueUrl);
       this.deliveries.queue.grantSendMessages(route.role);
-    }
-    for (const routeId of ROUTES_THAT_SEAL) {
-      const route = routeFunctions[routeId];
-      if (!route || !secretsKey) continue;
-      secretsKey.grantEncryptDecrypt(route.role);
-      route.function.addEnvironment('SECRETS_KMS_KEY_ARN', secretsKey.keyArn);
     }
   }
 }

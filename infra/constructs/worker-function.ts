@@ -1,5 +1,4 @@
 import { Duration } from 'aws-cdk-lib';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
@@ -7,7 +6,7 @@ import { Construct } from 'constructs';
 import { queues as queueDefinitions, type QueueName, type WorkerDefinition } from '../../shared/workers.ts';
 import type { StageConfig } from '../stage-config.ts';
 import type { DataStore } from './data-store.ts';
-import { ServiceFunction } from './service-function.ts';
+import { ServiceFunction, serviceEnvironment } from './service-function.ts';
 
 export interface WorkerFunctionProps {
   config: StageConfig;
@@ -34,8 +33,9 @@ export class WorkerFunction extends ServiceFunction {
       config,
       entry: worker.entry,
       description: `${id}: ${worker.summary}`,
-      environment: { TABLE_NAME: dataStore.table.tableName, CHECKOUT_BASE_URL: config.checkoutBaseUrl, POWERTOOLS_SERVICE_NAME: 'svc-payments', ...queueUrls, ...environment },
+      environment: { ...serviceEnvironment(config, dataStore), ...queueUrls, ...environment },
       timeout,
+      needs: worker.needs,
     });
     if (worker.table === 'read-write') dataStore.grantItemReadWrite(this.role);
     for (const name of worker.sendsTo) requireQueue(queues, name).grantSendMessages(this.role);
@@ -66,13 +66,6 @@ export class WorkerFunction extends ServiceFunction {
       // A retry's delay is set through the message's visibility timeout by the worker itself.
       queue.grant(this.role, 'sqs:ChangeMessageVisibility');
     }
-  }
-
-  /** For workers that open SecretBox ciphertexts (endpoint secrets and credentials). */
-  grantSecrets(key: IKey | undefined): void {
-    if (!key) return;
-    key.grantEncryptDecrypt(this.role);
-    this.function.addEnvironment('SECRETS_KMS_KEY_ARN', key.keyArn);
   }
 }
 

@@ -13,16 +13,18 @@ export function toApiGatewayEvent(
   route: { resource: string; pathParameters: Record<string, string> | null },
   nowMs: number,
 ): APIGatewayProxyEvent {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  // No prototype: a header or query name like `constructor` or `__proto__` must be a plain entry (as in the JSON
+  // API Gateway sends), not Object.prototype's member, on which `??= []` then `.push` threw a 500.
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  const multiValueHeaders: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
     const value = req.rawHeaders[i + 1]!;
     headers[name] = value;
     (multiValueHeaders[name] ??= []).push(value);
   }
-  const query: Record<string, string> = {};
-  const multiQuery: Record<string, string[]> = {};
+  const query: Record<string, string> = Object.create(null) as Record<string, string>;
+  const multiQuery: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const [k, v] of url.searchParams) {
     query[k] = v;
     (multiQuery[k] ??= []).push(v);

@@ -34,6 +34,15 @@ const matches = (filter: StreamFilter, record: DynamoDBRecord) =>
 
 const merchantOf = (record: DynamoDBRecord) => record.dynamodb?.NewImage?.merchantId?.S;
 
+type Built = { id: string; definition: WorkerDefinition; invoke: Invoke };
+
+/** The first moment after `from` at hourUtc:00 UTC. */
+function nextDailyRun(from: number, hourUtc: number): number {
+  const today = new Date(from);
+  today.setUTCHours(hourUtc, 0, 0, 0);
+  return today.getTime() > from ? today.getTime() : today.getTime() + 86_400_000;
+}
+
 /**
  * Runs the worker manifest in-process, as Lambda would in AWS: stream workers on the records of the table's
  * stream, queue workers on their queue's messages (failed ones stay hidden until their visibility ends), the
@@ -49,6 +58,12 @@ export async function startBackgroundRunner(deps: Deps, local: LocalBackground):
   await local.streams.start();
   await local.scheduler.recover();
   const retries = new Map<DynamoDBRecord, number>();
+  // Daily workers run when the sandbox clock crosses their hour, as EventBridge Scheduler's cron would fire them.
+  const daily = new Map<Built, number>();
+  for (const worker of built) {
+    const { trigger } = worker.definition;
+    if (trigger.kind === 'daily') daily.set(worker, nextDailyRun(deps.clock.now(), trigger.hourUtc));
+  }
 
   const runStream = async (fresh: DynamoDBRecord[]): Promise<boolean> => {
     const retried = new Map(retries);
@@ -84,6 +99,13 @@ export async function startBackgroundRunner(deps: Deps, local: LocalBackground):
     for (const due of local.scheduler.due()) {
       await handOver?.invoke(due.payload);
       await local.scheduler.fired(due.name);
+      worked = true;
+    }
+    for (const [worker, at] of daily) {
+      const now = deps.clock.now();
+      if (now < at || worker.definition.trigger.kind !== 'daily') continue;
+      await worker.invoke({ time: new Date(now).toISOString() });
+      daily.set(worker, nextDailyRun(now, worker.definition.trigger.hourUtc));
       worked = true;
     }
     for (const worker of built) {

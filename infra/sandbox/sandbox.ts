@@ -1,4 +1,3 @@
-import { Logger } from '@aws-lambda-powertools/logger';
 import { OffsetClock } from '../../shared/clock.ts';
 import { DEFAULT_KEY_CACHE_TTL_MS, DEFAULT_MAX_BODY_BYTES } from '../../shared/config.ts';
 import { createFingerprinter, createSecretBox } from '../../shared/crypto/create-crypto.ts';
@@ -12,6 +11,7 @@ import { ensureTable } from './dynamodb-local.ts';
 import { createLocalBackground } from './local-background.ts';
 import { sandboxEnvironment } from './environment.ts';
 import { startSandboxServer, type SandboxServer } from './server.ts';
+import { createLogger } from '../../shared/observability/logger.ts';
 
 export interface SandboxOptions {
   /** DynamoDB Local endpoint, already running. */
@@ -62,7 +62,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     allowLoopbackWebhooks: true,
   };
-  const logger = new Logger({ serviceName: 'svc-payments', logLevel: options.logLevel ?? 'WARN' });
+  const logger = createLogger({ logLevel: options.logLevel ?? 'WARN' });
   const keys = { localKeyDir: options.keyDir ?? sandboxEnvironment().keyDir };
   const bank = await startSandboxBank({ clock });
   const gatewayConfig = { baseUrls: bank.baseUrls, timeoutMs: options.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS };

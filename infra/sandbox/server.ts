@@ -11,6 +11,7 @@ import { routes, type RouteDefinition } from '../../shared/routes.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 import { buildCheckout } from '../../checkout/build.ts';
 import { serveCheckout } from '../../checkout/serve-checkout.ts';
+import { sandboxPage } from './sandbox-page.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** API Gateway itself refuses bodies over 10 MB; the sandbox stops reading far earlier. */
@@ -96,6 +97,7 @@ export async function startSandboxServer({ deps, clock, port = 0, host = '127.0.
     if (url.pathname === '/__sandbox/clock' && req.method === 'POST') {
       return send(res, advanceClock(clock, body));
     }
+    if (url.pathname === '/__sandbox/' && req.method === 'GET') return send(res, await sandboxPage(deps, url.searchParams, clock.now()));
     const page = checkoutPage(req.method ?? 'GET', url.pathname);
     if (page) return send(res, page);
 

@@ -1,4 +1,5 @@
 import type { Merchant } from '../domain/merchant.ts';
+import type { Session } from '../domain/session.ts';
 import type { Mode } from '../domain/session-state.ts';
 import type { Clock } from '../clock.ts';
 import { AuthenticationError } from '../errors.ts';
@@ -11,6 +12,8 @@ export interface AuthContext {
   mode: Mode;
   /** null on checkout routes called with the session reference alone. */
   keyKind: KeyKind | null;
+  /** Checkout routes: the session whose reference authenticated the call, as read then (handlers start from it). */
+  session?: Session;
 }
 
 /**

@@ -10,6 +10,8 @@ export const PROCESSOR_CODES = {
   INSUFFICIENT_FUNDS: '0051',
   WRONG_CVV: '0082',
   PROCESSOR_ERROR: '0096',
+  /** Soft decline of a merchant-initiated charge: the gateway wants the customer to verify the card again. */
+  AUTHENTICATION_REQUIRED: '0065',
   EXPIRED_CARD: '0120',
 } as const;
 
@@ -28,6 +30,7 @@ const REASONS: Record<string, string> = {
   [PROCESSOR_CODES.WRONG_CVV]: 'El código de seguridad (CVV) no es correcto. Revísalo e inténtalo de nuevo.',
   [PROCESSOR_CODES.PROCESSOR_ERROR]: 'No pudimos procesar el pago en este momento. Inténtalo de nuevo en unos minutos.',
   [PROCESSOR_CODES.EXPIRED_CARD]: 'La tarjeta está vencida. Prueba con otra tarjeta.',
+  [PROCESSOR_CODES.AUTHENTICATION_REQUIRED]: 'Tu banco pide verificar la tarjeta de nuevo. Paga una vez con ella para reactivarla.',
   [SERVICE_CODES.INVALID_PAYMENT_DATA]: 'Faltan datos del pago o no son válidos. Revisa el formulario e inténtalo de nuevo.',
   [SERVICE_CODES.OTP_ATTEMPTS_EXCEEDED]: 'Ingresaste un código de verificación incorrecto demasiadas veces.',
   [SERVICE_CODES.OTP_EXPIRED]: 'El tiempo para confirmar el código de verificación terminó.',

@@ -3,13 +3,18 @@
  */
 import type { Mode } from './session-state.ts';
 
+/**
+ * storedCardsWithoutCvv: its stored cards are charged server to server (POST /v1/charges), without the buyer, so
+ * they cannot be paid in the CVV-only checkout. periodicVerification: the customer verifies the card with the
+ * gateway (OTP), which asks again about every three months (gatewayAuth* fields, card.authentication_* events).
+ */
 export const GATEWAYS = {
   /** Bank with a direct API in VES; the only one with a test environment. */
-  bank_direct: { currency: 'VES', supportsTestMode: true, cvvOnlyStoredCards: true },
-  /** Bank in VES that confirms each charge with an OTP. */
-  bank_otp: { currency: 'VES', supportsTestMode: false, cvvOnlyStoredCards: true },
+  bank_direct: { currency: 'VES', supportsTestMode: true, storedCardsWithoutCvv: false, periodicVerification: false },
+  /** Bank in VES that confirms each charge with an OTP; a verified card is then charged without the customer. */
+  bank_otp: { currency: 'VES', supportsTestMode: false, storedCardsWithoutCvv: true, periodicVerification: true },
   /** External card processor for USD: payments are created pending and can be cancelled until charged. */
-  card_processor: { currency: 'USD', supportsTestMode: false, cvvOnlyStoredCards: true },
+  card_processor: { currency: 'USD', supportsTestMode: false, storedCardsWithoutCvv: false, periodicVerification: false },
 } as const;
 export type GatewayId = keyof typeof GATEWAYS;
 export const GATEWAY_IDS = Object.keys(GATEWAYS) as GatewayId[];

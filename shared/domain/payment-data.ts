@@ -59,10 +59,22 @@ export function cardBrand(number: string): string {
   return 'unknown';
 }
 
+/** A run of 12 or more digits (spaces and dashes allowed between them): a card number, never part of a name. */
+const DIGIT_RUN = /\d(?:[ -]?\d){11,}/g;
+
+/**
+ * A card number typed or autofilled into the name field must not be stored with the name: it is masked to its last
+ * four, like the number itself.
+ *
+ * @example
+ * maskCardNumbers('4111 1111 1111 1111') // '••••1111'
+ */
+export const maskCardNumbers = (text: string): string => text.replace(DIGIT_RUN, (run) => `••••${digitsOnly(run).slice(-4)}`);
+
 /** Brand and last four of whatever was typed, for the transaction record, even when the rest is invalid. */
 export function summariseCard(card: CardInput): CardSummary {
   const number = digitsOnly(card.number);
-  const holder = card.holderName === undefined ? '' : cleanName(card.holderName);
+  const holder = card.holderName === undefined ? '' : maskCardNumbers(cleanName(card.holderName));
   return {
     brand: cardBrand(number),
     lastFour: /^\d{4,}$/.test(number) ? number.slice(-4) : '',

@@ -6,6 +6,7 @@ import type { Currency, GatewayId } from './merchant.ts';
 import type { CardSummary } from './payment-data.ts';
 import type { DocumentType } from './prefill.ts';
 import type { Mode } from './session-state.ts';
+import type { SealedCard } from './stored-card.ts';
 
 export const TRANSACTION_STATUSES = ['pending', 'approved', 'declined', 'failed', 'refunded'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
@@ -36,6 +37,13 @@ export interface Transaction {
   detail: string | null;
   /** Wrong OTP codes entered in this attempt. */
   otpFailures: number;
+  /**
+   * The card sealed for the vault while the attempt of a session with a customerRef is open (the number is needed
+   * again at approval, which may come in a later request); dropped when the attempt ends. Never shown.
+   */
+  sealedCard?: SealedCard;
+  /** The stored card a server-to-server charge (POST /v1/charges) was made with. */
+  svcToken?: string;
   trace: TraceEntry[];
   createdAt: string;
   updatedAt: string;
@@ -159,6 +167,7 @@ export function chargeEvent(t: ResolvedTransaction, createdAt: string): EventEnv
     declineReason: t.declineReason,
     errorCode: t.errorCode,
     processorReference: t.processorReference,
-    sessionReference: t.sessionReference,
+    // The origin: the checkout's session, or the stored card of a server-to-server charge.
+    ...(t.svcToken ? { svcToken: t.svcToken } : { sessionReference: t.sessionReference }),
   });
 }

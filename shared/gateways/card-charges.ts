@@ -72,6 +72,7 @@ async function postCharge(endpoint: ChargesEndpoint, reference: ChargeReference,
 
 export function postCardCharge(endpoint: ChargesEndpoint, request: ChargeRequest, account: BankAccount): Promise<GatewayOutcome> {
   const { payment } = request;
+  const { cvv, ...withoutCvv } = payment.card;
   return postCharge(
     endpoint,
     request,
@@ -80,7 +81,8 @@ export function postCardCharge(endpoint: ChargesEndpoint, request: ChargeRequest
       reference: request.transactionReference,
       amountMinor: request.amountMinor,
       currency: request.currency,
-      card: payment.card,
+      // A merchant-initiated charge of a stored card has no CVV to send: the customer's verification stands in for it.
+      ...(request.merchantInitiated ? { card: withoutCvv, initiatedBy: 'merchant' } : { card: { ...withoutCvv, cvv } }),
       document: payment.document,
     },
     account,

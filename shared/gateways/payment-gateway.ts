@@ -24,6 +24,8 @@ export interface ChargeRequest extends ChargeReference {
   amountMinor: number;
   currency: Currency;
   payment: PaymentData;
+  /** A stored card charged by the merchant without the customer (POST /v1/charges): no CVV, no OTP. */
+  merchantInitiated?: boolean;
 }
 
 export type GatewayOutcome =

@@ -1,8 +1,11 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { depsFromEnvironment, type Deps } from '../deps.ts';
+import { processTracer } from '../observability/tracer.ts';
 import { routes, type RouteId } from '../routes.ts';
 import type { ApiRequest, ApiResult } from './api-types.ts';
 import { authenticate } from './middlewares/authenticate.ts';
@@ -19,11 +22,28 @@ type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type HttpMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
 
+/**
+ * What an operation answers, for the OpenAPI document (shared/openapi/): its success bodies by status, and the error
+ * statuses it answers beyond those its manifest entry implies (authentication, validation, rate limit, idempotency).
+ */
+export interface ResponseSchemas {
+  success: Partial<Record<200 | 201 | 202, z.ZodType>>;
+  /** Status -> when it happens, with the error codes to branch on. */
+  errors?: Partial<Record<400 | 404 | 409 | 410 | 422 | 503, string>>;
+}
+
+export interface RouteSchemas extends InputSchemas {
+  /** Optional so that a new route runs before it is documented; test/openapi fails until it is declared. */
+  responses?: ResponseSchemas;
+}
+
 export interface ApiHandlerModule {
   /** Builds the handler over the given dependencies (the sandbox's, a test's). */
   build(deps: Deps): LambdaHandler;
   /** The Lambda entry point: builds over the container's environment on first call. */
   handler: LambdaHandler;
+  /** The schemas the operation validates with and answers with: what the OpenAPI document is built from. */
+  schemas: RouteSchemas;
 }
 
 /**
@@ -33,23 +53,30 @@ export interface ApiHandlerModule {
  * after validation, because their caller is the session named in the input.
  *
  * @example
- * export const { build, handler } = defineApiHandler('getSession', { params: SessionReferenceParamsSchema },
- *   async (req, deps) => ({ statusCode: 200, body: await findSession(req, deps) }));
+ * export const { build, handler, schemas } = defineApiHandler(
+ *   'getSession',
+ *   { params: SessionReferenceParamsSchema, responses: { success: { 200: SessionSchema }, errors: { 404: 'resource_missing' } } },
+ *   async (req, deps) => ({ statusCode: 200, body: await findSession(req, deps) }),
+ * );
  */
-export function defineApiHandler<S extends InputSchemas>(
+export function defineApiHandler<S extends RouteSchemas>(
   routeId: RouteId,
   schemas: S,
   impl: (request: ApiRequest<Out<S['body']>, Out<S['query']>, Out<S['params']>>, deps: Deps) => Promise<ApiResult>,
 ): ApiHandlerModule {
   const route = routes[routeId];
 
-  const build = (deps: Deps): LambdaHandler => {
+  const build = (baseDeps: Deps): LambdaHandler => {
+    // Every line names its route; the Lambda request id, API request id and merchant are added per request.
+    const deps = { ...baseDeps, logger: baseDeps.logger.createChild({ persistentKeys: { route: routeId } }) };
     const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+      .use(injectLambdaContext(deps.logger, { resetKeys: true }) as HttpMiddleware)
+      .use(captureLambdaHandler(processTracer(), { captureResponse: false }) as HttpMiddleware)
       .use(httpHeaderNormalizer() as HttpMiddleware)
       .use(errorResponse(deps.logger) as HttpMiddleware);
     const caller = () => {
       chain.use((route.auth === 'secret' ? authenticate(deps.authenticator, route) : authenticateCheckout(deps)) as HttpMiddleware);
-      if (route.rateClass) chain.use(rateLimit(deps.rateLimits, deps.clock, route.rateClass) as HttpMiddleware);
+      if (route.rateClass) chain.use(rateLimit(deps.rateLimits, deps.clock, route.rateClass, deps.metrics) as HttpMiddleware);
     };
     // A checkout caller is known only from the session reference in the validated input.
     if (route.auth === 'secret') caller();
@@ -58,8 +85,9 @@ export function defineApiHandler<S extends InputSchemas>(
     if (route.auth === 'checkout') caller();
     if (route.idempotency !== 'none') chain.use(idempotency(deps.idempotency, deps.clock, route));
 
-    const handler = chain.handler(async (_event, context) => {
+    const handler = chain.handler(async (event, context) => {
       const state = requestState(context);
+      deps.logger.appendKeys({ apiRequestId: event.requestContext?.requestId, merchantId: state.auth?.merchant.id });
       const result = await impl(
         {
           ...(state.input as { body: Out<S['body']>; query: Out<S['query']>; params: Out<S['params']> }),
@@ -78,6 +106,7 @@ export function defineApiHandler<S extends InputSchemas>(
   let lambda: LambdaHandler | undefined;
   return {
     build,
+    schemas,
     handler: (event, context) => {
       lambda ??= build(depsFromEnvironment());
       return lambda(event, context);

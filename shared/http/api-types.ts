@@ -1,5 +1,5 @@
 import type { AuthContext } from '../auth/authenticator.ts';
-import type { StoredResponse } from '../store/idempotency-store.ts';
+import type { Claim, StoredResponse } from '../store/idempotency-store.ts';
 import type { TransactItem } from '../store/session-store.ts';
 
 /** What a handler function receives: validated input, the caller, and the request's time. */
@@ -18,6 +18,8 @@ export interface ApiRequest<B = unknown, Q = unknown, P = unknown> {
 export interface IdempotencyContext {
   /** The write that stores this response; add it to the transaction that makes the request's change. */
   commit(response: StoredResponse): TransactItem;
+  /** The key and its scope: a retry of the same request (after a crash, once the claim is free) has the same. */
+  readonly claim: Claim;
 }
 
 export interface ApiResult {

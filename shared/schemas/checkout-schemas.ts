@@ -8,17 +8,23 @@ const SessionReference = z.string().regex(/^cs_[0-9A-Za-z]{1,64}$/, { error: 'mu
 
 /**
  * Only the shape is checked here; the buyer's data itself (card number, expiry, CVV, holder, document) is checked
- * once the session is known, because invalid data is an attempt that counts as a failure.
+ * once the session is known, because invalid data is an attempt that counts as a failure. Which card fields are
+ * required depends on the session too: a stored-card session (cardToken) takes only the CVV
+ * (functions/checkout/payment-input.ts).
  */
 export const CheckoutChargeBodySchema = z
   .strictObject({
     sessionReference: SessionReference,
     card: z.strictObject({
-      number: z.string().max(40).meta({ description: 'Card number as typed; spaces and dashes are ignored. Never stored or echoed.' }),
-      expMonth: z.int().meta({ example: 12 }),
-      expYear: z.int().meta({ description: 'Four digits.', example: 2030 }),
-      cvv: z.string().max(8).meta({ description: 'Never stored.' }),
-      holderName: z.string().max(1000).optional().meta({ description: 'Required: its absence is an attempt that fails with 400 and counts.' }),
+      number: z.string().max(40).optional().meta({ description: 'Card number as typed; spaces and dashes are ignored. Never stored or echoed. Required unless the session pays a stored card (then refused).' }),
+      expMonth: z.int().optional().meta({ example: 12, description: 'Required unless the session pays a stored card (then refused).' }),
+      expYear: z.int().optional().meta({ description: 'Four digits. Required unless the session pays a stored card (then refused).', example: 2030 }),
+      cvv: z.string().max(8).meta({ description: 'Never stored, asked again on every payment, stored cards included.' }),
+      holderName: z
+        .string()
+        .max(1000)
+        .optional()
+        .meta({ description: 'Required: its absence is an attempt that fails with 400 and counts. With a stored card, used only when the card has no holder.' }),
     }),
     document: z
       .strictObject({ type: z.string().max(10).meta({ description: DOCUMENT_TYPES.join(', ') }), id: z.string().max(100) })

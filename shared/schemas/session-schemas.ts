@@ -37,7 +37,10 @@ export const CreateSessionBodySchema = z
       .meta({ description: 'Whole minutes, 2 to 60; default 5. Out of range is rejected.' }),
     prefill: PrefillInputSchema.nullable().optional(),
   })
-  .meta({ id: 'CreateSessionRequest' });
+  .meta({
+    id: 'CreateSessionRequest',
+    example: { amountMinor: 1050, currency: 'VES', description: 'Pedido 42', customerRef: 'cus_42', maxFailures: 2, expiresInMinutes: 15, returnUrl: 'https://shop.example/thanks' },
+  });
 export type CreateSessionBody = z.output<typeof CreateSessionBodySchema>;
 
 export const SessionReferenceParamsSchema = z.strictObject({

@@ -55,3 +55,21 @@ export const TransactionReferenceParamsSchema = z.strictObject({
 export const AnalyticsSummaryQuerySchema = z
   .strictObject({ from: isoDate, to: isoDate })
   .refine((q) => q.from < q.to, { error: 'from must be before to', path: ['to'] });
+
+const approvalRate = z.number().nullable().meta({ description: 'approved / (approved + declined + failed), 4 decimals; null when there are none.' });
+
+export const AnalyticsSummarySchema = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    byCurrency: z.array(
+      z.object({
+        currency: z.enum(CURRENCIES),
+        counts: z.object(Object.fromEntries(TRANSACTION_STATUSES.map((s) => [s, z.int()])) as Record<(typeof TRANSACTION_STATUSES)[number], z.ZodInt>),
+        approvedAmountMinor: z.int(),
+        approvalRate,
+      }),
+    ),
+    approvalRate,
+  })
+  .meta({ id: 'AnalyticsSummary', description: 'Live transactions created in [from, to); test transactions are never counted.' });

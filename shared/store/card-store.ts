@@ -1,9 +1,15 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { EventEnvelope } from '../domain/events.ts';
 import type { GatewayId } from '../domain/merchant.ts';
 import type { Mode } from '../domain/session-state.ts';
+import type { StoredCard } from '../domain/stored-card.ts';
+import { conditional, itemDoesNotExist } from './conditions.ts';
 import { keys } from './keys.ts';
+import { outboxPut } from './outbox.ts';
+import type { TransactItem } from './session-store.ts';
+import { tableDefinition } from './table-definition.ts';
 
-/** The fields of a stored card that sessions and charges read. The card number itself lives only encrypted. */
+/** The fields of a stored card that test fixtures write directly (test/support/direct-writes.ts); the vault writes StoredCard. */
 export interface StoredCardSummary {
   svcToken: string;
   merchantId: string;
@@ -18,15 +24,159 @@ export interface StoredCardSummary {
   documentId: string | null;
 }
 
-export interface CardReader {
-  get(svcToken: string): Promise<StoredCardSummary | null>;
+/** What a de-duplication match points at. */
+export interface CardMatch {
+  svcToken: string;
+  status: StoredCard['status'];
 }
 
-export function createCardReader(db: DynamoDBDocumentClient, tableName: string): CardReader {
+/**
+ * The card vault's records: one CARD# item per card (metadata, the sealed number, the fingerprint) and one
+ * CARD_MATCH# item per (merchant, mode, fingerprint, customer) naming the card, whose conditional Put makes two
+ * simultaneous approvals of the same card store it once.
+ *
+ * @example
+ * const items = cards.storeItems(card, decision.kind === 'replace_deleted' ? decision.svcToken : null);
+ * // items[0] is the match: a lost race fails the transaction on that index.
+ */
+export interface CardStore {
+  get(svcToken: string): Promise<StoredCard | null>;
+  findMatch(merchantId: string, mode: Mode, fingerprint: string, customerRef: string): Promise<CardMatch | null>;
+  /** The match Put (index 0; it must not exist, or must still name `replacing`) and the card Put (must not exist). */
+  storeItems(card: StoredCard & { customerRef: string }, replacing: string | null): TransactItem[];
+  /** The card as it becomes, if nobody changed it since it was read (version check). */
+  updateItem(card: StoredCard, expectedVersion: number): TransactItem;
+  /** Writes items (card updates, their events) in one transaction. */
+  commit(items: TransactItem[]): Promise<void>;
+  /** The merchant's cards of this mode that are not deleted, newest first. */
+  list(merchantId: string, mode: Mode, customerRef?: string): Promise<StoredCard[]>;
+  event(merchantId: string, envelope: EventEnvelope): TransactItem;
+  /** The card's entry in the verification index (by estimated end), written whenever its verification is renewed. */
+  verificationItem(card: StoredCard & { gatewayAuthExpiresAt: string }): TransactItem;
+  /** Tokens of cards whose estimated verification end falls in [from, to), ISO timestamps. */
+  verificationsEndingBetween(from: string, to: string): Promise<string[]>;
+}
+
+const NOT_IN_DOMAIN = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'type'] as const;
+
+function toCard(item: Record<string, unknown>): StoredCard {
+  const copy: Record<string, unknown> = { authNoticesSent: [], version: 1, ...item };
+  for (const attribute of NOT_IN_DOMAIN) delete copy[attribute];
+  return copy as unknown as StoredCard;
+}
+
+export function createCardStore(db: DynamoDBDocumentClient, tableName: string): CardStore {
+  const item = (card: StoredCard) => ({
+    ...keys.card(card.svcToken),
+    ...keys.merchantCards(card.merchantId, card.mode, card.createdAt, card.svcToken),
+    type: 'card',
+    ...card,
+  });
+
+  const readAll = async (merchantId: string, mode: Mode, keep: (entry: Record<string, unknown>) => boolean): Promise<StoredCard[]> => {
+    const pks: string[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: tableDefinition.gsi1.name,
+          KeyConditionExpression: 'gsi1pk = :p',
+          ExpressionAttributeValues: { ':p': keys.merchantCardsPartition(merchantId, mode) },
+          ScanIndexForward: false,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      // The index projects status: deleted cards are left out before their items are read.
+      for (const entry of page.Items ?? []) if (keep(entry)) pks.push(entry.pk as string);
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    const found = new Map<string, StoredCard>();
+    for (let i = 0; i < pks.length; i += 100) {
+      let pending: Record<string, unknown>[] = pks.slice(i, i + 100).map((pk) => ({ pk, sk: 'CARD' }));
+      while (pending.length > 0) {
+        const { Responses, UnprocessedKeys } = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }));
+        for (const entry of Responses?.[tableName] ?? []) found.set(entry.pk as string, toCard(entry));
+        pending = (UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+      }
+    }
+    return pks.map((pk) => found.get(pk)).filter((c): c is StoredCard => c !== undefined);
+  };
+
   return {
     async get(svcToken) {
-      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.card(svcToken) }));
-      return (Item as StoredCardSummary | undefined) ?? null;
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.card(svcToken), ConsistentRead: true }));
+      return Item ? toCard(Item) : null;
+    },
+
+    async findMatch(merchantId, mode, fingerprint, customerRef) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.cardMatch(merchantId, mode, fingerprint, customerRef), ConsistentRead: true }));
+      if (!Item) return null;
+      const card = await this.get(Item.svcToken as string);
+      return card ? { svcToken: card.svcToken, status: card.status } : null;
+    },
+
+    storeItems(card, replacing) {
+      const match = {
+        Put: {
+          TableName: tableName,
+          Item: { ...keys.cardMatch(card.merchantId, card.mode, card.fingerprint, card.customerRef), type: 'card_match', merchantId: card.merchantId, svcToken: card.svcToken },
+          ...(replacing
+            ? { ConditionExpression: 'svcToken = :replacing', ExpressionAttributeValues: { ':replacing': replacing } }
+            : { ConditionExpression: itemDoesNotExist }),
+        },
+      };
+      return [match, { Put: { TableName: tableName, Item: item(card), ConditionExpression: itemDoesNotExist } }];
+    },
+
+    updateItem(card, expectedVersion) {
+      return {
+        Put: {
+          TableName: tableName,
+          Item: item(card),
+          ConditionExpression: 'version = :expected',
+          ExpressionAttributeValues: { ':expected': expectedVersion },
+        },
+      };
+    },
+
+    async commit(items) {
+      await conditional(() => db.send(new TransactWriteCommand({ TransactItems: items })));
+    },
+
+    async list(merchantId, mode, customerRef) {
+      const cards = await readAll(merchantId, mode, (entry) => entry.status !== 'deleted');
+      return customerRef === undefined ? cards : cards.filter((c) => c.customerRef === customerRef);
+    },
+
+    event: (merchantId, envelope) => outboxPut(tableName, merchantId, envelope),
+
+    verificationItem(card) {
+      return {
+        Put: {
+          TableName: tableName,
+          Item: { ...keys.cardVerification(card.svcToken), ...keys.cardVerifications(card.gatewayAuthExpiresAt, card.svcToken), type: 'card_verification', merchantId: card.merchantId, svcToken: card.svcToken },
+        },
+      };
+    },
+
+    async verificationsEndingBetween(from, to) {
+      const tokens: string[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: tableDefinition.gsi1.name,
+            KeyConditionExpression: 'gsi1pk = :p AND gsi1sk BETWEEN :from AND :to',
+            ExpressionAttributeValues: { ':p': keys.cardVerifications('', '').gsi1pk, ':from': from, ':to': to },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        for (const entry of page.Items ?? []) tokens.push((entry.pk as string).slice('CARD_VERIFICATION#'.length));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return tokens;
     },
   };
 }

@@ -18,6 +18,19 @@ export const keys = {
     gsi1sk: `${createdAt}#${reference}`,
   }),
   card: (svcToken: string) => ({ pk: `CARD#${svcToken}`, sk: 'CARD' }),
+  merchantCardsPartition: (merchantId: string, mode: Mode) => `MERCHANT#${merchantId}#${mode}#CARDS`,
+  merchantCards: (merchantId: string, mode: Mode, createdAt: string, svcToken: string) => ({
+    gsi1pk: keys.merchantCardsPartition(merchantId, mode),
+    gsi1sk: `${createdAt}#${svcToken}`,
+  }),
+  /** One per card under a gateway's periodic verification, indexed by the estimated end, for the daily notices. */
+  cardVerification: (svcToken: string) => ({ pk: `CARD_VERIFICATION#${svcToken}`, sk: 'CARD_VERIFICATION' }),
+  cardVerifications: (estimatedEnd: string, svcToken: string) => ({ gsi1pk: 'CARD_VERIFICATIONS', gsi1sk: `${estimatedEnd}#${svcToken}` }),
+  /** The de-duplication match: one per merchant, mode, card fingerprint (64 hex) and customer; points at the card. */
+  cardMatch: (merchantId: string, mode: Mode, fingerprint: string, customerRef: string) => ({
+    pk: `CARD_MATCH#${merchantId}#${mode}#${fingerprint}#${customerRef}`,
+    sk: 'CARD_MATCH',
+  }),
   idempotency: (merchantId: string, mode: Mode, scope: string, idempotencyKey: string) => ({
     pk: `IDEMPOTENCY#${merchantId}#${mode}#${scope}#${idempotencyKey}`,
     sk: 'IDEMPOTENCY',

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes, type RouteDefinition } from '../../shared/routes.ts';
 import {
   accessibilityViolations,
   DESKTOP,
@@ -14,7 +13,6 @@ import {
 } from './support/checkout-browser.ts';
 
 /** The stored-card flow needs the vault's API (issue 4): it runs as soon as GET /v1/cards exists. */
-const STORED_CARDS_API = (Object.values(routes) as RouteDefinition[]).some((route) => route.path === '/v1/cards');
 
 describe('checkout page: paying', () => {
   let harness: CheckoutHarness;
@@ -157,31 +155,27 @@ describe('checkout page: paying', () => {
     await page.waitForURL(RETURN_URL);
   });
 
-  if (STORED_CARDS_API) {
-    it('pays a stored card with the CVV only: brand and last four shown', async () => {
-      // A first approved payment with a customerRef stores the card (spec: Stored card).
-      const customerRef = `cliente-${Date.now()}`;
-      const first = await harness.createSession({ customerRef });
-      const paid = await harness.sandbox.request('POST', '/v1/checkout/charge', {
-        headers: { 'idempotency-key': crypto.randomUUID() },
-        body: { sessionReference: first.reference, card: { number: TEST_CARDS.approved, expMonth: 12, expYear: 2030, cvv: '123', holderName: 'Carla Díaz' }, document: { type: 'V', id: '12345678' } },
-      });
-      expect(paid.body.transaction.status).toBe('approved');
-      const cards = await harness.sandbox.request('GET', `/v1/cards?customerRef=${customerRef}`, { key: harness.secretKey });
-      const session = await harness.createSession({ cardToken: cards.body[0].svcToken });
-
-      const { page, requests } = await harness.open(session.checkoutUrl, PHONE);
-      await page.getByText('Visa terminada en 1111').waitFor();
-      expect(await page.getByLabel('Número de la tarjeta').isHidden()).toBe(true);
-      await screenshot(page, 'phone-stored-card');
-      expect(await accessibilityViolations(page)).toEqual([]);
-      await page.getByLabel('Código de seguridad (CVV)').fill('123');
-      await page.getByRole('button', { name: /^Pagar/ }).click();
-      await page.waitForURL(RETURN_URL);
-      const charge = requests.find((r) => r.url.endsWith('/v1/checkout/charge'));
-      expect(JSON.parse(charge!.body!)).toEqual({ sessionReference: session.reference, card: { cvv: '123' } });
+  it('pays a stored card with the CVV only: brand and last four shown', async () => {
+    // A first approved payment with a customerRef stores the card (spec: Stored card).
+    const customerRef = `cliente-${Date.now()}`;
+    const first = await harness.createSession({ customerRef });
+    const paid = await harness.sandbox.request('POST', '/v1/checkout/charge', {
+      headers: { 'idempotency-key': crypto.randomUUID() },
+      body: { sessionReference: first.reference, card: { number: TEST_CARDS.approved, expMonth: 12, expYear: 2030, cvv: '123', holderName: 'Carla Díaz' }, document: { type: 'V', id: '12345678' } },
     });
-  } else {
-    it.todo('pays a stored card with the CVV only: pending on the API (issue 4: GET /v1/cards and cardToken sessions do not exist yet)');
-  }
+    expect(paid.body.transaction.status).toBe('approved');
+    const cards = await harness.sandbox.request('GET', `/v1/cards?customerRef=${customerRef}`, { key: harness.secretKey });
+    const session = await harness.createSession({ cardToken: cards.body[0].svcToken });
+
+    const { page, requests } = await harness.open(session.checkoutUrl, PHONE);
+    await page.getByText('Visa terminada en 1111').waitFor();
+    expect(await page.getByLabel('Número de la tarjeta').isHidden()).toBe(true);
+    await screenshot(page, 'phone-stored-card');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.getByLabel('Código de seguridad (CVV)').fill('123');
+    await page.getByRole('button', { name: /^Pagar/ }).click();
+    await page.waitForURL(RETURN_URL);
+    const charge = requests.find((r) => r.url.endsWith('/v1/checkout/charge'));
+    expect(JSON.parse(charge!.body!)).toEqual({ sessionReference: session.reference, card: { cvv: '123' } });
+  });
 });

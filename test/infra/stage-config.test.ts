@@ -1,6 +1,6 @@
 import { App, RemovalPolicy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CHECKOUT_BASE_URL, readStageConfig, stackNameFor } from '../../infra/stage-config.ts';
+import { DEFAULT_CHECKOUT_BASE_URL, DEFAULT_WAF_RATE_LIMIT_PER_IP, gatewayUrlParameterName, readStageConfig, stackNameFor } from '../../infra/stage-config.ts';
 
 const configFrom = (context: Record<string, unknown>) => readStageConfig(new App({ context }).node);
 
@@ -25,6 +25,14 @@ describe('readStageConfig', () => {
 
   it('reads throttling limits given as strings on the command line', () => {
     expect(configFrom({ apiThrottleRateLimit: '50', apiThrottleBurstLimit: '75' }).apiThrottle).toEqual({ rateLimit: 50, burstLimit: 75 });
+  });
+
+  it('reads gateway URLs, the WAF flood limit and the on-call address from context; gateways not given come from SSM', () => {
+    expect(configFrom({})).toMatchObject({ gatewayUrls: {}, wafRateLimitPerIp: DEFAULT_WAF_RATE_LIMIT_PER_IP, alarmEmail: undefined });
+    const config = configFrom({ bankDirectUrl: 'https://bank.example/api/', wafRateLimitPerIp: '2000', alarmEmail: 'oncall@example.com' });
+    expect(config).toMatchObject({ gatewayUrls: { bank_direct: 'https://bank.example/api' }, wafRateLimitPerIp: 2000, alarmEmail: 'oncall@example.com' });
+    expect(gatewayUrlParameterName('prod', 'bank_otp')).toBe('/svc-payments/prod/gateways/bank_otp/url');
+    expect(() => configFrom({ cardProcessorUrl: 'http://processor.example' })).toThrow(/cardProcessorUrl.*https/);
   });
 
   it('refuses a stage name API Gateway and CloudFormation would not take, a non-https checkout URL and a bad limit', () => {

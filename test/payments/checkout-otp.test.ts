@@ -56,23 +56,23 @@ describe('OTP confirmation', () => {
     expect(late.body.code).toBe('otp_not_requested');
   });
 
-  it('keeps a session with an OTP in flight open past expiresAt, and closes it (expired) when that charge is then rejected', async () => {
+  it('declines an OTP not confirmed by expiresAt and closes the session (expired) at that point; a late code finds it closed', async () => {
     const { merchant, keys } = await sandbox.newMerchant();
     const session = await openSession(sandbox, keys.secretTest, { expiresInMinutes: 2 });
     const charged = await checkoutCharge(sandbox, session.reference, { card: card(TEST_CARDS.otp) });
+    const beforeExpiry = await sandbox.request('POST', `/v1/sessions/${session.reference}/expire`, { key: keys.secretTest });
 
+    // The code must be confirmed before expiresAt: at expiry the timed job rejects the attempt, which closes the session.
     sandbox.advance(180);
+    await sandbox.background.drain();
     const afterExpiry = await sandbox.request('GET', `/v1/sessions/${session.reference}`, { key: keys.secretTest });
-    const merchantExpire = await sandbox.request('POST', `/v1/sessions/${session.reference}/expire`, { key: keys.secretTest });
-    const code = await otp(session.reference, charged.body.transaction.reference, '123456');
+    const lateCode = await otp(session.reference, charged.body.transaction.reference, '123456');
 
-    expect(afterExpiry.body).toMatchObject({ status: 'otp_requested', closedReason: null });
-    expect(merchantExpire.status).toBe(409);
-    expect(code.status).toBe(200);
-    expect(code.body).toMatchObject({
-      transaction: { status: 'declined', errorCode: 'otp_expired' },
-      session: { status: 'expired', closedReason: 'expired' },
-    });
+    expect(beforeExpiry.status).toBe(409);
+    expect(beforeExpiry.body.code).toBe('charge_in_flight');
+    expect(afterExpiry.body).toMatchObject({ status: 'expired', closedReason: 'expired', lastTransaction: { status: 'declined', errorCode: 'otp_expired' } });
+    expect(lateCode.status).toBe(410);
+    expect(lateCode.body.code).toBe('session_expired');
     const events = await eventsOf(sandbox, merchant.id, 'test', session.reference);
     expect(events.map((e) => e.type).sort()).toEqual(['charge.declined', 'session.expired', 'session.otp_requested']);
     expect(events.find((e) => e.type === 'session.expired')!.data).toMatchObject({ reason: 'expired', failureCount: 1 });

@@ -36,6 +36,8 @@ export async function startTestSandbox(
     gatewayTimeoutMs?: number;
     /** To start again after stop(): the same clock and the same merchants, as a restarted sandbox would have. */
     restartOf?: TestSandbox;
+    /** Default SILENT; a leak scan turns logging on to read every line. */
+    logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
   } = {},
 ): Promise<TestSandbox> {
   const { endpoint, tableName } = testConnection();
@@ -49,7 +51,7 @@ export async function startTestSandbox(
     keyCacheTtlMs: options.keyCacheTtlMs,
     keyDir: TEST_KEY_DIR,
     gatewayTimeoutMs: options.gatewayTimeoutMs,
-    logLevel: 'SILENT',
+    logLevel: options.logLevel ?? 'SILENT',
     ownsMerchant: (merchantId) => owned.has(merchantId),
   });
   return {

@@ -10,10 +10,12 @@
  * A charge answers approved, declined, error or otp_required; after otp_required, POST .../otp {code} answers
  * otp_valid or otp_invalid, and POST .../authorize gives the charge's result.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../../../shared/clock.ts';
 import type { GatewayId } from '../../../shared/domain/merchant.ts';
+import { PROCESSOR_CODES } from '../../../shared/domain/decline-codes.ts';
 import { randomToken } from '../../../shared/ids.ts';
 import { cardBehaviour, OTP_CODE, type CardBehaviour } from './test-cards.ts';
 
@@ -40,6 +42,11 @@ export interface SandboxBank {
   setFaults(faults: Partial<BankFaults>): void;
   /** The processor charges a pending payment by itself (as when the buyer paid on the processor's own page). */
   markPaymentCharged(sessionReference: string): void;
+  /**
+   * The OTP bank asks the customer to verify this card again: its merchant-initiated charges are soft-declined
+   * (0065) until the customer confirms a payment with it by OTP.
+   */
+  demandReverification(cardNumber: string): void;
   close(): Promise<void>;
 }
 
@@ -51,6 +58,8 @@ interface ChargeRecord {
   afterOtp: CardBehaviour | null;
   otpVerified: boolean;
   paymentOf: string | null;
+  /** Hash of the card (never the number), for the OTP bank's verification record. */
+  cardHash: string;
 }
 
 /** How long a "timeout" card's answer is held: longer than any adapter deadline, short enough to end. */
@@ -62,6 +71,9 @@ export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: 
   const calls: BankCall[] = [];
   const faults: BankFaults = { cancelFails: false, failNextCharges: 0 };
   const held = new Set<ServerResponse>();
+  /** The OTP bank's verified cards, by hash of the number: a confirmed OTP verifies the card for charges without the customer. */
+  const verified = new Set<string>();
+  const cardHash = (number: string) => createHash('sha256').update(number).digest('hex');
 
   const replyFor = (behaviour: CardBehaviour): Reply => {
     switch (behaviour.kind) {
@@ -83,11 +95,20 @@ export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: 
     const card = body.card as { number: string; expMonth: number; expYear: number } | undefined;
     if (!card || typeof body.amountMinor !== 'number') return { reply: { status: 400, body: { result: 'error', code: '0030', message: 'Format error' } }, hold: false };
     const behaviour = cardBehaviour(card, clock.now());
+    const hash = cardHash(card.number);
+    if (body.initiatedBy === 'merchant') {
+      // Without the customer there is nobody to enter a code: only a card the customer verified is charged.
+      const reply = verified.has(hash)
+        ? replyFor(behaviour.kind === 'otp' || behaviour.kind === 'timeout' ? { kind: 'approve' } : behaviour)
+        : { status: 200, body: { result: 'declined', code: PROCESSOR_CODES.AUTHENTICATION_REQUIRED, message: 'Cardholder authentication required' } };
+      charges.set(key, { reply, afterOtp: null, otpVerified: false, paymentOf, cardHash: hash });
+      return { reply, hold: false };
+    }
     // The OTP bank asks for a code on every card it would otherwise accept.
     const needsOtp = behaviour.kind === 'otp' || (gateway === 'bank_otp' && behaviour.kind !== 'decline' && behaviour.kind !== 'error');
     const afterOtp: CardBehaviour | null = needsOtp ? (behaviour.kind === 'otp' ? { kind: 'approve' } : behaviour) : null;
     const reply = needsOtp ? replyFor({ kind: 'otp' }) : replyFor(behaviour);
-    charges.set(key, { reply, afterOtp, otpVerified: false, paymentOf });
+    charges.set(key, { reply, afterOtp, otpVerified: false, paymentOf, cardHash: hash });
     if (paymentOf && reply.body.result === 'approved') payments.get(paymentOf)!.status = 'charged';
     return { reply, hold: behaviour.kind === 'timeout' && !needsOtp };
   };
@@ -109,6 +130,7 @@ export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: 
     if (!record.otpVerified) return { status: 409, body: { result: 'error', message: 'The OTP was not verified' } };
     record.reply = replyFor(record.afterOtp);
     record.afterOtp = null;
+    if (record.reply.body.result === 'approved') verified.add(record.cardHash);
     if (record.paymentOf && record.reply.body.result === 'approved') payments.get(record.paymentOf)!.status = 'charged';
     return record.reply;
   };
@@ -219,6 +241,9 @@ export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: 
     baseUrls: { bank_direct: `${url}/bank_direct`, bank_otp: `${url}/bank_otp`, card_processor: `${url}/card_processor` },
     calls: (filter = {}) => calls.filter((c) => Object.entries(filter).every(([k, v]) => c[k as keyof BankCall] === v)),
     setFaults: (changes) => Object.assign(faults, changes),
+    demandReverification(cardNumber) {
+      verified.delete(cardHash(cardNumber));
+    },
     markPaymentCharged(sessionReference) {
       const payment = payments.get(sessionReference);
       if (payment) payment.status = 'charged';

@@ -34,7 +34,7 @@ export function authenticateCheckout(deps: { authenticator: Authenticator; sessi
     // Read, not cached: the charge decides on the merchant's current test mode and credentials.
     const merchant = await deps.merchants.get(session.merchantId);
     if (!merchant) throw new NotFoundError('session', 'sessionReference');
-    state.auth = { merchant, mode: session.mode, keyKind: authorization === undefined ? null : 'publishable' };
+    state.auth = { merchant, mode: session.mode, keyKind: authorization === undefined ? null : 'publishable', session };
   };
   return { before: authenticateCheckoutBefore, name: 'authenticateCheckout' };
 }

@@ -1,0 +1,43 @@
+import type { Deps } from '../../shared/deps.ts';
+import type { AuthContext } from '../../shared/auth/authenticator.ts';
+import { cardDeletedEvent, toCardResource, type StoredCard } from '../../shared/domain/stored-card.ts';
+import { NotFoundError } from '../../shared/errors.ts';
+import { defineApiHandler } from '../../shared/http/api-handler.ts';
+import { CardSchema, CardTokenParamsSchema } from '../../shared/schemas/card-schemas.ts';
+import { ConditionFailedError } from '../../shared/store/conditions.ts';
+
+/** A lost race against a simultaneous delete is decided again on a fresh read, this many times. */
+const MAX_RACES = 3;
+
+/**
+ * DELETE /v1/cards/{svcToken}: a logical delete (past transactions keep pointing at the record). The first one
+ * writes status deleted and card.deleted in one transaction; a repeat answers the same card and writes nothing.
+ */
+export const { build, handler, schemas } = defineApiHandler(
+  'deleteCard',
+  {
+    params: CardTokenParamsSchema,
+    responses: { success: { 200: CardSchema }, errors: { 404: 'resource_missing: no card with this token in the merchant and mode.' } },
+  },
+  async (req, deps) => {
+    for (let race = 1; ; race++) {
+      const card = await findCard(deps, req.auth, req.params.svcToken);
+      if (card.status === 'deleted') return { statusCode: 200, body: toCardResource(card, req.now) };
+      const at = new Date(req.now).toISOString();
+      const deleted: StoredCard = { ...card, status: 'deleted', deletedAt: at, version: card.version + 1 };
+      try {
+        await deps.cards.commit([deps.cards.updateItem(deleted, card.version), deps.cards.event(card.merchantId, cardDeletedEvent(deleted, at))]);
+        return { statusCode: 200, body: toCardResource(deleted, req.now) };
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError) || race >= MAX_RACES) throw error;
+      }
+    }
+  },
+);
+
+/** Another merchant's card, or the other mode's, is indistinguishable from a missing one. */
+async function findCard(deps: Deps, auth: AuthContext, svcToken: string): Promise<StoredCard> {
+  const card = await deps.cards.get(svcToken);
+  if (!card || card.merchantId !== auth.merchant.id || card.mode !== auth.mode) throw new NotFoundError('card', 'svcToken');
+  return card;
+}

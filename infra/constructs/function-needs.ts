@@ -1,0 +1,39 @@
+import { Stack } from 'aws-cdk-lib';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
+import { GATEWAY_IDS } from '../../shared/domain/merchant.ts';
+import { GATEWAY_URL_VARIABLES } from '../../shared/gateways/gateway-registry.ts';
+import { gatewayUrlParameterName, type StageConfig } from '../stage-config.ts';
+import type { ServiceFunction } from './service-function.ts';
+import type { ServiceKeys } from './service-keys.ts';
+
+export interface NeedsSources {
+  config: StageConfig;
+  keys: ServiceKeys;
+}
+
+/**
+ * Gives a function what its manifest entry declares it needs (shared/function-needs.ts), and nothing to the others:
+ * a key grant with the variable naming the key, or the gateways' base URLs (from context, else the stage's SSM
+ * parameters, resolved at deploy time so synth needs no AWS access).
+ *
+ * @example
+ * for (const c of stack.node.findAll()) if (c instanceof ServiceFunction) provideNeeds(c, { config, keys });
+ */
+export function provideNeeds(target: ServiceFunction, { config, keys }: NeedsSources): void {
+  for (const need of target.needs) {
+    if (need === 'secrets') {
+      keys.grantSecrets(target.role);
+      target.function.addEnvironment('SECRETS_KMS_KEY_ARN', keys.secrets.keyArn);
+    }
+    if (need === 'fingerprints') {
+      keys.grantFingerprints(target.role);
+      target.function.addEnvironment('FINGERPRINT_KMS_KEY_ID', keys.fingerprints.keyArn);
+    }
+    if (need === 'gateways') {
+      for (const id of GATEWAY_IDS) {
+        const url = config.gatewayUrls[id] ?? StringParameter.valueForStringParameter(Stack.of(target), gatewayUrlParameterName(config.stage, id));
+        target.function.addEnvironment(GATEWAY_URL_VARIABLES[id], url);
+      }
+    }
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The client's request and response types, derived from the zod schemas the API validates with and documents in
+ * /v1/openapi.json: a change to a schema changes these types, the document and the validation together.
+ */
+import type { z } from 'zod';
+import type { CardListSchema, CardSchema, CreateChargeBodySchema, ListCardsQuerySchema } from '../schemas/card-schemas.ts';
+import type { CreateSessionBodySchema, ListSessionsQuerySchema, SessionListSchema, SessionSchema } from '../schemas/session-schemas.ts';
+import type {
+  AnalyticsSummaryQuerySchema,
+  AnalyticsSummarySchema,
+  ListTransactionsQuerySchema,
+  TransactionDetailSchema,
+  TransactionSchema,
+  TransactionListSchema,
+} from '../schemas/transaction-schemas.ts';
+import type {
+  CreatedWebhookEndpointSchema,
+  CreateWebhookEndpointBodySchema,
+  DeletedWebhookEndpointSchema,
+  ListWebhookDeliveriesQuerySchema,
+  TestWebhookEndpointQuerySchema,
+  UpdateWebhookEndpointBodySchema,
+  WebhookDeliveryListSchema,
+  WebhookDeliverySchema,
+  WebhookEndpointListSchema,
+  WebhookEndpointSchema,
+  WebhookTestResultSchema,
+} from '../schemas/webhook-schemas.ts';
+import type { ErrorSchema } from '../schemas/common.ts';
+
+/** Query strings travel as text; the client also takes numbers for the integer parameters. */
+type QueryOf<S extends z.ZodType> = { [K in keyof z.input<S>]?: z.input<S>[K] | number };
+
+export type CreateSessionParams = z.input<typeof CreateSessionBodySchema>;
+export type ListSessionsParams = QueryOf<typeof ListSessionsQuerySchema>;
+export type Session = z.output<typeof SessionSchema>;
+export type SessionList = z.output<typeof SessionListSchema>;
+
+export type ListCardsParams = z.input<typeof ListCardsQuerySchema>;
+export type Card = z.output<typeof CardSchema>;
+export type CardList = z.output<typeof CardListSchema>;
+export type CreateChargeParams = z.input<typeof CreateChargeBodySchema>;
+export type Transaction = z.output<typeof TransactionSchema>;
+
+export type ListTransactionsParams = QueryOf<typeof ListTransactionsQuerySchema>;
+export type TransactionDetail = z.output<typeof TransactionDetailSchema>;
+export type TransactionList = z.output<typeof TransactionListSchema>;
+export type AnalyticsSummaryParams = z.input<typeof AnalyticsSummaryQuerySchema>;
+export type AnalyticsSummary = z.output<typeof AnalyticsSummarySchema>;
+
+export type CreateWebhookEndpointParams = z.input<typeof CreateWebhookEndpointBodySchema>;
+export type UpdateWebhookEndpointParams = z.input<typeof UpdateWebhookEndpointBodySchema>;
+export type WebhookEndpoint = z.output<typeof WebhookEndpointSchema>;
+export type CreatedWebhookEndpoint = z.output<typeof CreatedWebhookEndpointSchema>;
+export type WebhookEndpointList = z.output<typeof WebhookEndpointListSchema>;
+export type DeletedWebhookEndpoint = z.output<typeof DeletedWebhookEndpointSchema>;
+export type TestWebhookEndpointParams = z.input<typeof TestWebhookEndpointQuerySchema>;
+export type WebhookTestResult = z.output<typeof WebhookTestResultSchema>;
+export type ListWebhookDeliveriesParams = QueryOf<typeof ListWebhookDeliveriesQuerySchema>;
+export type WebhookDelivery = z.output<typeof WebhookDeliverySchema>;
+export type WebhookDeliveryList = z.output<typeof WebhookDeliveryListSchema>;
+
+export type ApiErrorBody = z.output<typeof ErrorSchema>;

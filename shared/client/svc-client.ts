@@ -1,0 +1,106 @@
+import { routes, type RouteId } from '../routes.ts';
+import type * as Api from './api-types.ts';
+import { SvcApiError } from './svc-api-error.ts';
+
+export interface SvcClientOptions {
+  /** The API origin, e.g. http://localhost:4010 (the sandbox) or the stage URL; without /v1. */
+  baseUrl: string;
+  /** sk_test_... or sk_live_...: server side only. */
+  secretKey: string;
+  /** Defaults to the global fetch (Node.js 18+). */
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface WriteOptions {
+  /** Makes the POST safe to retry: the same key and body replay the first answer for 24 hours. */
+  idempotencyKey?: string;
+}
+
+interface CallInput {
+  params?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  idempotencyKey?: string;
+}
+
+/**
+ * A typed client of the merchant API for the merchant's server. Method and path of each call come from the route
+ * manifest, types from the schemas behind /v1/openapi.json. Every non-2xx answer throws SvcApiError.
+ *
+ * @example
+ * const svc = createSvcClient({ baseUrl: 'http://localhost:4010', secretKey: process.env.SVC_SECRET_KEY! });
+ * const session = await svc.sessions.create({ amountMinor: 1050, currency: 'VES' }, { idempotencyKey: 'order-42' });
+ * redirect(session.checkoutUrl);
+ */
+export function createSvcClient({ baseUrl, secretKey, fetch = globalThis.fetch }: SvcClientOptions) {
+  const origin = baseUrl.replace(/\/+$/, '');
+
+  async function call<T>(routeId: RouteId, { params = {}, query = {}, body, idempotencyKey }: CallInput = {}): Promise<T> {
+    const route = routes[routeId];
+    const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+    const search = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))).toString();
+    const headers: Record<string, string> = { authorization: `Bearer ${secretKey}`, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    const res = await fetch(`${origin}${path}${search ? `?${search}` : ''}`, { method: route.method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    const parsed = parseJson(text);
+    if (!res.ok) {
+      // A proxy in the way may answer in its own format: keep the status, show the start of what it said.
+      const error = isErrorBody(parsed) ? parsed : { statusCode: res.status, error: res.statusText, message: text.slice(0, 200) || res.statusText, code: 'http_error' };
+      throw new SvcApiError(error, res.headers.get('retry-after'));
+    }
+    return parsed as T;
+  }
+
+  return {
+    sessions: {
+      create: (params: Api.CreateSessionParams, options: WriteOptions = {}) => call<Api.Session>('createSession', { body: params, ...options }),
+      get: (reference: string) => call<Api.Session>('getSession', { params: { reference } }),
+      list: (params: Api.ListSessionsParams = {}) => call<Api.SessionList>('listSessions', { query: params }),
+      expire: (reference: string) => call<Api.Session>('expireSession', { params: { reference } }),
+    },
+    cards: {
+      list: (params: Api.ListCardsParams = {}) => call<Api.CardList>('listCards', { query: params }),
+      delete: (svcToken: string) => call<Api.Card>('deleteCard', { params: { svcToken } }),
+    },
+    charges: {
+      /** A server-to-server charge of a stored card; the Idempotency-Key is required (one per intended charge). */
+      create: (params: Api.CreateChargeParams, options: Required<WriteOptions>) => call<Api.Transaction>('createCharge', { body: params, ...options }),
+    },
+    transactions: {
+      list: (params: Api.ListTransactionsParams = {}) => call<Api.TransactionList>('listTransactions', { query: params }),
+      get: (reference: string) => call<Api.TransactionDetail>('getTransaction', { params: { reference } }),
+    },
+    analytics: {
+      summary: (params: Api.AnalyticsSummaryParams) => call<Api.AnalyticsSummary>('getAnalyticsSummary', { query: params }),
+    },
+    webhookEndpoints: {
+      create: (params: Api.CreateWebhookEndpointParams) => call<Api.CreatedWebhookEndpoint>('createWebhookEndpoint', { body: params }),
+      list: () => call<Api.WebhookEndpointList>('listWebhookEndpoints'),
+      get: (id: string) => call<Api.WebhookEndpoint>('getWebhookEndpoint', { params: { id } }),
+      update: (id: string, params: Api.UpdateWebhookEndpointParams) => call<Api.WebhookEndpoint>('updateWebhookEndpoint', { params: { id }, body: params }),
+      delete: (id: string) => call<Api.DeletedWebhookEndpoint>('deleteWebhookEndpoint', { params: { id } }),
+      /** Sends a sample event (default webhook.test) to this endpoint only; samples carry data.sample true. */
+      test: (id: string, params: Api.TestWebhookEndpointParams = {}) => call<Api.WebhookTestResult>('testWebhookEndpoint', { params: { id }, query: params }),
+    },
+    webhookDeliveries: {
+      list: (params: Api.ListWebhookDeliveriesParams = {}) => call<Api.WebhookDeliveryList>('listWebhookDeliveries', { query: params }),
+      get: (id: string) => call<Api.WebhookDelivery>('getWebhookDelivery', { params: { id } }),
+      retry: (id: string) => call<Api.WebhookDelivery>('retryWebhookDelivery', { params: { id } }),
+    },
+  };
+}
+
+export type SvcClient = ReturnType<typeof createSvcClient>;
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const isErrorBody = (value: unknown): value is Api.ApiErrorBody =>
+  typeof value === 'object' && value !== null && typeof (value as Api.ApiErrorBody).code === 'string' && typeof (value as Api.ApiErrorBody).statusCode === 'number';

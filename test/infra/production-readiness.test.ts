@@ -1,0 +1,289 @@
+import { App, Aspects, type CfnElement } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ServiceFunction } from '../../infra/constructs/service-function.ts';
+import { addPaymentsStack, type PaymentsStack } from '../../infra/stack.ts';
+import { DEFAULT_WAF_RATE_LIMIT_PER_IP, gatewayUrlParameterName } from '../../infra/stage-config.ts';
+import { DEFAULT_MAX_BODY_BYTES } from '../../shared/config.ts';
+import { GATEWAY_IDS } from '../../shared/domain/merchant.ts';
+import type { FunctionNeed } from '../../shared/function-needs.ts';
+import { GATEWAY_URL_VARIABLES } from '../../shared/gateways/gateway-registry.ts';
+import { routeIds, routes } from '../../shared/routes.ts';
+import { workers } from '../../shared/workers.ts';
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+interface Statement {
+  Action: string | string[];
+  Resource: unknown;
+}
+
+const ALARM_EMAIL = 'oncall@example.com';
+
+/** One stage, synthesized once with cdk-nag's AwsSolutions pack as bin/app.ts applies it. */
+class CheckedStage {
+  readonly template: Template;
+  readonly resources: Record<string, Resource>;
+  readonly json: string;
+  /** cdk-nag's findings (errors and warnings) not suppressed, as `path: rule`. */
+  readonly nagFindings: string[];
+
+  constructor(readonly stack: PaymentsStack) {
+    // One synthesis for both the template and the findings (Annotations.fromStack would synthesize again).
+    const artifact = (stack.node.root as App).synth().getStackArtifact(stack.artifactId);
+    this.template = Template.fromJSON(artifact.template);
+    this.nagFindings = artifact.messages
+      .filter((m) => String(m.entry.data).startsWith('AwsSolutions-'))
+      .map((m) => `${m.id}: ${String(m.entry.data).split(':')[0]}`);
+    this.resources = this.template.toJSON().Resources as Record<string, Resource>;
+    this.json = JSON.stringify(this.template.toJSON());
+  }
+
+  ofType = (type: string) => Object.entries(this.resources).filter(([, r]) => r.Type === type);
+  idOf = (construct: IConstruct) => this.stack.getLogicalId(construct.node.defaultChild as CfnElement);
+  functions = () => this.stack.node.findAll().filter((c): c is ServiceFunction => c instanceof ServiceFunction);
+
+  statementsOf(fn: ServiceFunction): Statement[] {
+    const roleRef = JSON.stringify({ Ref: this.idOf(fn.role) });
+    return this.ofType('AWS::IAM::Policy')
+      .filter(([, p]) => (p.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === roleRef))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
+  }
+
+  /** Actions the function's role is granted on a resource (matched by its template reference). */
+  actionsOn(fn: ServiceFunction, resource: IConstruct): string[] {
+    const ref = JSON.stringify({ 'Fn::GetAtt': [this.idOf(resource), 'Arn'] });
+    return this.statementsOf(fn)
+      .filter((s) => JSON.stringify(s.Resource).includes(ref))
+      .flatMap((s) => [s.Action].flat())
+      .sort();
+  }
+
+  environmentOf(fn: ServiceFunction): Record<string, unknown> {
+    return this.resources[this.idOf(fn.function)]!.Properties.Environment.Variables as Record<string, unknown>;
+  }
+}
+
+function synthesize(context: Record<string, string>): CheckedStage {
+  // Without bundling: wiring and rules only (function-bundle.test.ts checks a bundle).
+  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  const stack = addPaymentsStack(app);
+  Aspects.of(app).add(new AwsSolutionsChecks());
+  return new CheckedStage(stack);
+}
+
+/** Both manifests by id: a service function's construct id is its route or worker id. */
+const MANIFEST = { ...routes, ...workers } as Record<string, { needs?: readonly FunctionNeed[] }>;
+const declaredNeeds = (fn: ServiceFunction): readonly FunctionNeed[] => {
+  const entry = MANIFEST[fn.node.id];
+  expect(entry, fn.node.id).toBeDefined();
+  return entry!.needs ?? [];
+};
+
+describe('production readiness', () => {
+  let dev: CheckedStage;
+  let prod: CheckedStage;
+  beforeAll(() => {
+    dev = synthesize({ stage: 'dev' });
+    prod = synthesize({ stage: 'prod', checkoutBaseUrl: 'https://pay.example.com', alarmEmail: ALARM_EMAIL, bankDirectUrl: 'https://api.bank-direct.example/test' });
+  });
+
+  describe('cdk-nag AwsSolutions', () => {
+    it.each(['dev', 'prod'])('finds nothing unsuppressed in the %s stage', (stage) => {
+      expect((stage === 'dev' ? dev : prod).nagFindings).toEqual([]);
+    });
+
+    it('justifies every suppression in words', () => {
+      const suppressions = Object.values(dev.resources).flatMap((r) => ((r as { Metadata?: { cdk_nag?: { rules_to_suppress: { reason: string }[] } } }).Metadata?.cdk_nag?.rules_to_suppress ?? []));
+      expect(suppressions.length).toBeGreaterThan(0);
+      for (const { reason } of suppressions) expect(reason.split(' ').length, reason).toBeGreaterThan(5);
+    });
+  });
+
+  describe('keys', () => {
+    it('are customer-managed: the table and secrets keys rotate, the fingerprint key is HMAC_256 for MACs only', () => {
+      const { keys, dataStore } = dev.stack;
+      expect(dev.resources[dev.idOf(dataStore.key)]!.Properties.EnableKeyRotation).toBe(true);
+      expect(dev.resources[dev.idOf(keys.secrets)]!.Properties).toMatchObject({ EnableKeyRotation: true });
+      expect(dev.resources[dev.idOf(keys.fingerprints)]!.Properties).toMatchObject({ KeySpec: 'HMAC_256', KeyUsage: 'GENERATE_VERIFY_MAC' });
+    });
+
+    it('are retained in production with the data they protect', () => {
+      const { keys } = prod.stack;
+      for (const key of [keys.secrets, keys.fingerprints]) expect(prod.resources[prod.idOf(key)]!.DeletionPolicy).toBe('Retain');
+    });
+
+    it('let exactly the functions that declare secrets seal and open SecretBox ciphertexts, naming the key for them', () => {
+      const users = dev.functions().filter((fn) => dev.actionsOn(fn, dev.stack.keys.secrets).length > 0).map((fn) => fn.node.id).sort();
+      const declaring = dev.functions().filter((fn) => declaredNeeds(fn).includes('secrets')).map((fn) => fn.node.id).sort();
+      expect(users).toEqual(declaring);
+      // The card vault, the bank-credential users and the webhook secret holders; no read-only route among them.
+      expect(users).toEqual(expect.arrayContaining(['createCheckoutCharge', 'confirmCheckoutOtp', 'createWebhookEndpoint', 'updateWebhookEndpoint', 'sendWebhooks', 'expireSessions']));
+      for (const id of users) expect(id in routes ? routes[id as keyof typeof routes].access : 'write', id).toBe('write');
+      for (const fn of dev.functions()) {
+        const uses = users.includes(fn.node.id);
+        if (uses) expect(dev.actionsOn(fn, dev.stack.keys.secrets), fn.node.id).toEqual(['kms:Decrypt', 'kms:GenerateDataKey']);
+        expect(dev.environmentOf(fn).SECRETS_KMS_KEY_ARN, fn.node.id).toEqual(uses ? { 'Fn::GetAtt': [dev.idOf(dev.stack.keys.secrets), 'Arn'] } : undefined);
+      }
+    });
+
+    it('let only the card vault compute fingerprints, and never verify MACs or read the key', () => {
+      const users = dev.functions().filter((fn) => dev.actionsOn(fn, dev.stack.keys.fingerprints).length > 0);
+      expect(users.map((fn) => fn.node.id)).toEqual(['createCheckoutCharge']);
+      expect(dev.actionsOn(users[0]!, dev.stack.keys.fingerprints)).toEqual(['kms:GenerateMac']);
+      expect(dev.environmentOf(users[0]!).FINGERPRINT_KMS_KEY_ID).toEqual({ 'Fn::GetAtt': [dev.idOf(dev.stack.keys.fingerprints), 'Arn'] });
+    });
+
+    it('give read-only routes no key but the table key through DynamoDB, and no queue', () => {
+      for (const id of routeIds.filter((r) => routes[r].access === 'read')) {
+        const fn = dev.stack.api.routeFunctions[id]!;
+        const actions = dev.statementsOf(fn).flatMap((s) => [s.Action].flat());
+        expect(dev.actionsOn(fn, dev.stack.keys.secrets), id).toEqual([]);
+        expect(dev.actionsOn(fn, dev.stack.keys.fingerprints), id).toEqual([]);
+        expect(actions.filter((a) => a.startsWith('sqs:') || a.startsWith('scheduler:')), id).toEqual([]);
+      }
+    });
+  });
+
+  describe('gateway configuration', () => {
+    it('gives bank URLs only to the functions that call banks: from SSM by default, from context when given', () => {
+      const parameters = dev.template.toJSON().Parameters as Record<string, { Type: string; Default: string }>;
+      for (const fn of dev.functions()) {
+        const environment = dev.environmentOf(fn);
+        for (const id of GATEWAY_IDS) {
+          const value = environment[GATEWAY_URL_VARIABLES[id]] as { Ref: string } | undefined;
+          if (!declaredNeeds(fn).includes('gateways')) {
+            expect(value, `${fn.node.id} ${id}`).toBeUndefined();
+            continue;
+          }
+          expect(parameters[value!.Ref]).toEqual({ Type: 'AWS::SSM::Parameter::Value<String>', Default: gatewayUrlParameterName('dev', id) });
+        }
+      }
+      const charge = prod.environmentOf(prod.stack.api.routeFunctions.createCheckoutCharge!);
+      expect(charge.GATEWAY_BANK_DIRECT_URL).toBe('https://api.bank-direct.example/test');
+      expect(charge.GATEWAY_CARD_PROCESSOR_URL).toEqual({ Ref: expect.stringContaining('SsmParameterValue') });
+    });
+  });
+
+  describe('edge', () => {
+    it('puts a regional web ACL with the size rule, the per-IP flood guard and the AWS managed rule sets on the API stage', () => {
+      const [[aclId, acl]] = dev.ofType('AWS::WAFv2::WebACL') as [[string, Resource]];
+      expect(acl.Properties.Scope).toBe('REGIONAL');
+      const rules = acl.Properties.Rules as { Name: string; Statement: Record<string, any>; Action?: object }[];
+      const statements = rules.map((r) => r.Statement);
+      expect(statements).toContainEqual({
+        SizeConstraintStatement: { FieldToMatch: { Body: { OversizeHandling: 'MATCH' } }, ComparisonOperator: 'GT', Size: DEFAULT_MAX_BODY_BYTES, TextTransformations: [{ Priority: 0, Type: 'NONE' }] },
+      });
+      expect(statements).toContainEqual({ RateBasedStatement: { AggregateKeyType: 'IP', Limit: DEFAULT_WAF_RATE_LIMIT_PER_IP, EvaluationWindowSec: 300 } });
+      const managed = statements.flatMap((s) => (s.ManagedRuleGroupStatement ? [s.ManagedRuleGroupStatement.Name] : []));
+      expect(managed.sort()).toEqual(['AWSManagedRulesCommonRuleSet', 'AWSManagedRulesKnownBadInputsRuleSet']);
+      for (const rule of rules.filter((r) => !r.Statement.ManagedRuleGroupStatement)) expect(rule.Action, rule.Name).toEqual({ Block: {} });
+      expect(acl.Properties.AssociationConfig).toEqual({ RequestBody: { API_GATEWAY: { DefaultSizeInspectionLimit: 'KB_64' } } });
+
+      const [[, association]] = dev.ofType('AWS::WAFv2::WebACLAssociation') as [[string, Resource]];
+      expect(association.Properties.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+      expect(JSON.stringify(association.Properties.ResourceArn)).toContain(`"Ref":"${dev.idOf(dev.stack.api.restApi.deploymentStage)}"`);
+    });
+
+    it('logs WAF decisions to an aws-waf-logs- group without the Authorization header', () => {
+      dev.template.hasResourceProperties('AWS::WAFv2::LoggingConfiguration', {
+        RedactedFields: [{ SingleHeader: { Name: 'authorization' } }],
+        LogDestinationConfigs: [Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([':log-group:aws-waf-logs-svc-payments-dev'])]) })],
+      });
+      dev.template.hasResourceProperties('AWS::Logs::LogGroup', { LogGroupName: 'aws-waf-logs-svc-payments-dev', RetentionInDays: 14 });
+    });
+
+    it('logs API Gateway errors with retention and never data traces (bodies and keys)', () => {
+      const [[, stage]] = dev.ofType('AWS::ApiGateway::Stage') as [[string, Resource]];
+      expect(stage.Properties.MethodSettings).toEqual([expect.objectContaining({ LoggingLevel: 'ERROR', DataTraceEnabled: false })]);
+      const executionLogs = dev.resources[dev.idOf(dev.stack.api.executionLogs)]!;
+      expect(JSON.stringify(executionLogs.Properties.LogGroupName)).toContain('API-Gateway-Execution-Logs_');
+      expect(executionLogs.Properties.RetentionInDays).toBe(14);
+    });
+  });
+
+  describe('logs', () => {
+    it('keeps every log group for a limited time, and every service function logs to its own', () => {
+      for (const stage of [dev, prod]) {
+        const retention = stage === dev ? 14 : 365;
+        for (const [id, logGroup] of stage.ofType('AWS::Logs::LogGroup')) expect(logGroup.Properties.RetentionInDays, id).toBe(retention);
+        for (const fn of stage.functions()) {
+          const logGroupId = stage.resources[stage.idOf(fn.function)]!.Properties.LoggingConfig.LogGroup.Ref as string;
+          expect(stage.resources[logGroupId]!.Type).toBe('AWS::Logs::LogGroup');
+        }
+      }
+    });
+  });
+
+  describe('on-call', () => {
+    const alarmsBy = (stage: CheckedStage) => stage.ofType('AWS::CloudWatch::Alarm').map(([, a]) => a.Properties);
+
+    it('pages one SNS topic (TLS only) from every alarm, on alarm and on recovery', () => {
+      const topicId = dev.idOf(dev.stack.monitoring.topic);
+      const alarms = alarmsBy(dev);
+      expect(alarms.length).toBe(6);
+      for (const alarm of alarms) {
+        expect(alarm.AlarmActions, alarm.AlarmDescription).toEqual([{ Ref: topicId }]);
+        expect(alarm.OKActions, alarm.AlarmDescription).toEqual([{ Ref: topicId }]);
+      }
+      dev.template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      });
+    });
+
+    it('alarms on the API 5xx rate, p99 latency, dead letters, expiry lateness and the bank error rate', () => {
+      const alarms = alarmsBy(dev);
+      const expressions = alarms.flatMap((a) => (a.Metrics as { Expression?: string }[] | undefined)?.flatMap((m) => (m.Expression ? [m.Expression] : [])) ?? []);
+      expect(expressions).toContainEqual(expect.stringContaining('100 * errors / requests'));
+      expect(expressions).toContainEqual(expect.stringMatching(/FILL\(failed, 0\) \+ FILL\(unknown, 0\) \+ FILL\(unavailable, 0\)/));
+      expect(alarms).toContainEqual(expect.objectContaining({ MetricName: 'Latency', ExtendedStatistic: 'p99', Namespace: 'AWS/ApiGateway' }));
+      expect(alarms).toContainEqual(expect.objectContaining({ MetricName: 'ExpiryLatenessSeconds', Namespace: 'svc-payments/dev', Statistic: 'Maximum' }));
+      expect(alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(2);
+    });
+
+    it('subscribes the on-call address from context, and none without one', () => {
+      prod.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: ALARM_EMAIL });
+      dev.template.resourceCountIs('AWS::SNS::Subscription', 0);
+    });
+
+    it('has a dashboard per stage, and the metrics namespace of the stage on every function', () => {
+      dev.template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'svc-payments-dev' });
+      for (const fn of dev.functions()) expect(dev.environmentOf(fn).POWERTOOLS_METRICS_NAMESPACE).toBe('svc-payments/dev');
+    });
+  });
+
+  describe('stages', () => {
+    it('name their resources apart, so two stages deploy side by side in one account', () => {
+      // The names that must be unique per account and region (operation, index and metric names need not be).
+      const PHYSICAL_NAMES = ['Name', 'LogGroupName', 'DashboardName', 'TopicName', 'QueueName', 'TableName', 'FunctionName', 'RoleName', 'BucketName'];
+      const namesOf = (stage: CheckedStage) =>
+        Object.values(stage.resources).flatMap((r) =>
+          Object.entries(r.Properties ?? {})
+            .filter(([key, value]) => PHYSICAL_NAMES.includes(key) && typeof value === 'string')
+            .map(([, value]) => value as string),
+        );
+      const devNames = namesOf(dev);
+      expect(devNames.length).toBeGreaterThan(3);
+      for (const name of devNames) expect(namesOf(prod), name).not.toContain(name);
+    });
+  });
+
+  describe('template', () => {
+    it('holds nothing that looks like a key, a password or a secret value', () => {
+      for (const stage of [dev, prod]) {
+        expect(stage.json).not.toMatch(/\b(sk|rk|pk)_(live|test)_[A-Za-z0-9]/);
+        expect(stage.json).not.toMatch(/whsec_[A-Za-z0-9]/);
+        expect(stage.json).not.toMatch(/-----BEGIN [A-Z ]*PRIVATE KEY-----/);
+        expect(stage.json).not.toMatch(/\b(AKIA|ASIA)[0-9A-Z]{16}\b/);
+        expect(stage.json).not.toMatch(/"[^"]*(password|passwd|secret|token|credential|apikey|api_key)[^"]*"\s*:\s*"(?!arn:)[^"{]{6,}"/i);
+        for (const fn of stage.functions()) {
+          for (const [name, value] of Object.entries(stage.environmentOf(fn))) {
+            // A variable about a secret may only point at where it is kept (a key ARN reference), never hold it.
+            if (/SECRET|PASSWORD|TOKEN|CREDENTIAL|PRIVATE/i.test(name)) expect(typeof value, `${fn.node.id} ${name}`).not.toBe('string');
+          }
+        }
+      }
+    });
+  });
+});

@@ -1,0 +1,85 @@
+import type { MerchantKeys } from '../../shared/admin/merchant-admin.ts';
+import type { Merchant } from '../../shared/domain/merchant.ts';
+import type { RouteDefinition } from '../../shared/routes.ts';
+import { checkoutCharge, openSession } from '../support/checkout.ts';
+import type { TestSandbox } from '../support/sandbox.ts';
+
+/** One of everything a route can name, owned by one merchant in test mode. */
+export interface MerchantFixture {
+  merchant: Merchant;
+  keys: MerchantKeys;
+  sessionReference: string;
+  transactionReference: string;
+  endpointId: string;
+  endpointSecret: string;
+  deliveryId: string;
+  /** A stored card (issue 4's vault), or null while /v1/cards is not in the manifest. */
+  cardToken: string | null;
+}
+
+/** Makes a merchant with an open session, a completed charge, a webhook endpoint and a test delivery. */
+export async function merchantFixture(sandbox: TestSandbox, webhookUrl: string): Promise<MerchantFixture> {
+  const { merchant, keys } = await sandbox.newMerchant();
+  const session = await openSession(sandbox, keys.secretTest, { expiresInMinutes: 60 });
+  // With a customerRef the approved card is stored, where the vault exists.
+  const paid = await openSession(sandbox, keys.secretTest, { expiresInMinutes: 60, customerRef: 'cust_fixture' });
+  const charged = await checkoutCharge(sandbox, paid.reference);
+  if (charged.status !== 200) throw new Error(`fixture charge failed: ${charged.status} ${charged.text}`);
+  const endpoint = await sandbox.request('POST', '/v1/webhooks/endpoints', { key: keys.secretTest, body: { url: webhookUrl } });
+  if (endpoint.status !== 201) throw new Error(`fixture endpoint failed: ${endpoint.status} ${endpoint.text}`);
+  const test = await sandbox.request('POST', `/v1/webhooks/endpoints/${endpoint.body.id}/test`, { key: keys.secretTest });
+  if (test.status !== 202) throw new Error(`fixture delivery failed: ${test.status} ${test.text}`);
+  const cards = await sandbox.request('GET', '/v1/cards', { key: keys.secretTest });
+  return {
+    merchant,
+    keys,
+    sessionReference: session.reference,
+    transactionReference: charged.body.transaction.reference,
+    endpointId: endpoint.body.id,
+    endpointSecret: endpoint.body.secret,
+    deliveryId: test.body.deliveryId,
+    cardToken: cards.status === 200 ? ((cards.body as { svcToken: string }[])[0]?.svcToken ?? null) : null,
+  };
+}
+
+/**
+ * The fixture's id for each {parameter} of a route, chosen by the resource the path names. A new route whose
+ * resource is not here fails loudly, so the isolation matrix is extended rather than silently skipped.
+ */
+export function pathValues(route: RouteDefinition, fixture: MerchantFixture): Record<string, string> {
+  const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  if (params.length === 0) return {};
+  const byPrefix: [string, string][] = [
+    ['/v1/sessions/', fixture.sessionReference],
+    ['/v1/checkout/sessions/', fixture.sessionReference],
+    ['/v1/transactions/', fixture.transactionReference],
+    ['/v1/webhooks/endpoints/', fixture.endpointId],
+    ['/v1/webhooks/deliveries/', fixture.deliveryId],
+    ['/v1/cards/', fixture.cardToken ?? 'tok_svc_none'],
+  ];
+  const value = byPrefix.find(([prefix]) => route.path.startsWith(prefix))?.[1];
+  if (value === undefined || params.length > 1) throw new Error(`merchant-fixture.ts: add a fixture for ${route.method} ${route.path}`);
+  return { [params[0]!]: value };
+}
+
+/**
+ * Secret routes that name another resource of the merchant in their body (a charge of a stored card): the body that
+ * names the fixture's, for the isolation matrix. Other creates name nothing of anyone else.
+ */
+export function namedInBody(route: RouteDefinition, fixture: MerchantFixture): Record<string, unknown> | null {
+  if (route.method === 'POST' && route.path === '/v1/charges') return { svcToken: fixture.cardToken, amountMinor: 100, currency: 'VES' };
+  if (route.method === 'POST' && route.path === '/v1/sessions') return fixture.cardToken ? { amountMinor: 100, currency: 'VES', cardToken: fixture.cardToken } : null;
+  return null;
+}
+
+/** Query a GET route needs to answer at all (analytics wants a date range). */
+export function requiredQuery(route: RouteDefinition): string {
+  return route.path === '/v1/analytics/summary' ? '?from=2020-01-01T00:00:00Z&to=2030-01-01T00:00:00Z' : '';
+}
+
+/** Checkout routes that name their session in the body rather than the path. */
+export function bodyReferenceOf(route: RouteDefinition, fixture: MerchantFixture): Record<string, unknown> | null {
+  if (route.auth !== 'checkout' || route.path.includes('{')) return null;
+  if (route.path === '/v1/checkout/otp') return { sessionReference: fixture.sessionReference, transactionReference: fixture.transactionReference, code: '000000' };
+  return { sessionReference: fixture.sessionReference, card: { number: '4111111111111111', expMonth: 12, expYear: 2030, cvv: '123', holderName: 'Ana Perez' }, document: { type: 'V', id: '12345678' } };
+}
