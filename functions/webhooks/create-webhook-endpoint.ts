@@ -16,8 +16,7 @@ export const { build, handler, schemas } = defineApiHandler(
   async (req, deps) => {
     const { merchant, mode } = req.auth;
     checkEndpointUrl(deps, req.body.url, 'url');
-    const existing = await deps.webhookEndpoints.list(merchant.id, mode);
-    if (existing.length >= MAX_ENDPOINTS_PER_MODE) {
+    if ((await deps.webhookEndpoints.count(merchant.id, mode)) >= MAX_ENDPOINTS_PER_MODE) {
       throw new ConflictError('endpoint_limit_reached', `A merchant can register at most ${MAX_ENDPOINTS_PER_MODE} webhook endpoints per mode. Delete one first.`);
     }
     const identity = { id: prefixedId('we'), merchantId: merchant.id };

@@ -11,6 +11,8 @@ export interface WebhookEndpointStore {
   get(endpointId: string): Promise<WebhookEndpoint | null>;
   /** Oldest first: the order they were registered in. */
   list(merchantId: string, mode: Mode): Promise<WebhookEndpoint[]>;
+  /** How many endpoints the merchant has in the mode: one Query that reads only the index, no items. */
+  count(merchantId: string, mode: Mode): Promise<number>;
   /** Replaces the endpoint if nobody changed it since `expectedVersion` was read. */
   save(endpoint: WebhookEndpoint, expectedVersion: number): Promise<void>;
   delete(endpointId: string): Promise<void>;
@@ -38,6 +40,18 @@ export function createWebhookEndpointStore(db: DynamoDBDocumentClient, tableName
     async get(endpointId) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.webhookEndpoint(endpointId) }));
       return Item ? toEndpoint(Item) : null;
+    },
+    async count(merchantId, mode) {
+      const { Count } = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: tableDefinition.gsi1.name,
+          KeyConditionExpression: 'gsi1pk = :p',
+          ExpressionAttributeValues: { ':p': keys.merchantWebhookEndpoints(merchantId, mode, '', '').gsi1pk },
+          Select: 'COUNT',
+        }),
+      );
+      return Count ?? 0;
     },
     async list(merchantId, mode) {
       const partition = keys.merchantWebhookEndpoints(merchantId, mode, '', '').gsi1pk;

@@ -108,4 +108,17 @@ describe('webhook endpoints API', () => {
     expect((await sandbox.request('GET', `/v1/webhooks/endpoints/${id}`, { key: keys.secretLive })).status).toBe(404);
     expect((await sandbox.request('GET', '/v1/webhooks/endpoints', { key: keys.secretLive })).body).toEqual({ data: [] });
   });
+
+  it('refuses a 17th endpoint in one mode with 409 endpoint_limit_reached, and counts each mode apart', async () => {
+    const { keys } = await sandbox.newMerchant();
+    for (let i = 0; i < 16; i++) expect((await create(keys.secretTest, { url: `https://merchant.example/hooks/${i}` })).status).toBe(201);
+
+    const over = await create(keys.secretTest, { url: 'https://merchant.example/hooks/16' });
+    const live = await create(keys.secretLive, { url: 'https://merchant.example/hooks/live' });
+
+    expect(over.status).toBe(409);
+    expect(over.body).toMatchObject({ statusCode: 409, code: 'endpoint_limit_reached' });
+    expect(live.status).toBe(201);
+    expect((await sandbox.request('GET', '/v1/webhooks/endpoints', { key: keys.secretTest })).body.data).toHaveLength(16);
+  });
 });
