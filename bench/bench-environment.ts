@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDynamoLocal, type DynamoLocal } from '../infra/sandbox/dynamodb-local.ts';
+import { freePort } from '../infra/sandbox/free-port.ts';
 import { startSandbox, type Sandbox } from '../infra/sandbox/sandbox.ts';
 import { createMerchant } from '../shared/admin/merchant-admin.ts';
 import { OPERATION_CLASSES } from '../shared/domain/merchant.ts';
@@ -68,17 +68,6 @@ function scopeRequests(server: Server, counter: CallCounter): void {
   const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
   server.removeAllListeners('request');
   for (const listener of listeners) server.on('request', (req: IncomingMessage, res: ServerResponse) => counter.within(REQUEST_SCOPE, () => listener(req, res)));
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

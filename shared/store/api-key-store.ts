@@ -1,9 +1,9 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import type { Mode } from '../domain/session-state.ts';
 import { conditional, itemDoesNotExist, itemExists } from './conditions.ts';
+import { batchGetItems, itemKeyOf, queryIndexEntries } from './index-queries.ts';
 import { keys } from './keys.ts';
-import { tableDefinition } from './table-definition.ts';
 
 /** secret: sk_, full access. restricted: rk_, read-only. publishable: pk_, browser side. */
 export type KeyKind = 'secret' | 'restricted' | 'publishable';
@@ -91,24 +91,8 @@ export function createApiKeyStore(db: DynamoDBDocumentClient, tableName: string)
       return toRecord(Attributes!);
     },
     async listForMerchant(merchantId) {
-      const partition = keys.merchantKeys(merchantId, '', '').gsi1pk;
-      const hashes: string[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: tableDefinition.gsi1.name,
-            KeyConditionExpression: 'gsi1pk = :p',
-            ExpressionAttributeValues: { ':p': partition },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const item of page.Items ?? []) hashes.push((item.pk as string).slice('APIKEY#'.length));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      const records = await Promise.all(hashes.map((h) => this.get(h)));
-      return records.filter((r): r is ApiKeyRecord => r !== null);
+      const entries = await queryIndexEntries(db, tableName, { partition: keys.merchantKeys(merchantId, '', '').gsi1pk, newestFirst: false });
+      return (await batchGetItems(db, tableName, entries.map(itemKeyOf))).map(toRecord);
     },
   };
 }

@@ -1,13 +1,13 @@
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventEnvelope } from '../domain/events.ts';
 import type { GatewayId } from '../domain/merchant.ts';
 import type { Mode } from '../domain/session-state.ts';
 import type { StoredCard } from '../domain/stored-card.ts';
 import { conditional, itemDoesNotExist } from './conditions.ts';
+import { batchGetItems, itemKeyOf, queryIndexEntries } from './index-queries.ts';
 import { keys } from './keys.ts';
 import { outboxPut } from './outbox.ts';
 import type { TransactItem } from './session-store.ts';
-import { tableDefinition } from './table-definition.ts';
 
 /** The fields of a stored card that test fixtures write directly (test/support/direct-writes.ts); the vault writes StoredCard. */
 export interface StoredCardSummary {
@@ -74,33 +74,9 @@ export function createCardStore(db: DynamoDBDocumentClient, tableName: string): 
   });
 
   const readAll = async (merchantId: string, mode: Mode, keep: (entry: Record<string, unknown>) => boolean): Promise<StoredCard[]> => {
-    const pks: string[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: tableDefinition.gsi1.name,
-          KeyConditionExpression: 'gsi1pk = :p',
-          ExpressionAttributeValues: { ':p': keys.merchantCardsPartition(merchantId, mode) },
-          ScanIndexForward: false,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      // The index projects status: deleted cards are left out before their items are read.
-      for (const entry of page.Items ?? []) if (keep(entry)) pks.push(entry.pk as string);
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    const found = new Map<string, StoredCard>();
-    for (let i = 0; i < pks.length; i += 100) {
-      let pending: Record<string, unknown>[] = pks.slice(i, i + 100).map((pk) => ({ pk, sk: 'CARD' }));
-      while (pending.length > 0) {
-        const { Responses, UnprocessedKeys } = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }));
-        for (const entry of Responses?.[tableName] ?? []) found.set(entry.pk as string, toCard(entry));
-        pending = (UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-      }
-    }
-    return pks.map((pk) => found.get(pk)).filter((c): c is StoredCard => c !== undefined);
+    // The index projects status: deleted cards are left out before their items are read.
+    const entries = await queryIndexEntries(db, tableName, { partition: keys.merchantCardsPartition(merchantId, mode), newestFirst: true }, keep);
+    return (await batchGetItems(db, tableName, entries.map(itemKeyOf))).map(toCard);
   };
 
   return {
@@ -161,22 +137,8 @@ export function createCardStore(db: DynamoDBDocumentClient, tableName: string): 
     },
 
     async verificationsEndingBetween(from, to) {
-      const tokens: string[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: tableDefinition.gsi1.name,
-            KeyConditionExpression: 'gsi1pk = :p AND gsi1sk BETWEEN :from AND :to',
-            ExpressionAttributeValues: { ':p': keys.cardVerifications('', '').gsi1pk, ':from': from, ':to': to },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const entry of page.Items ?? []) tokens.push((entry.pk as string).slice('CARD_VERIFICATION#'.length));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      return tokens;
+      const entries = await queryIndexEntries(db, tableName, { partition: keys.cardVerifications('', '').gsi1pk, newestFirst: false, sortKey: { between: [from, to] } });
+      return entries.map((entry) => (entry.pk as string).slice('CARD_VERIFICATION#'.length));
     },
   };
 }

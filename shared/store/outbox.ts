@@ -1,8 +1,8 @@
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventEnvelope } from '../domain/events.ts';
 import { itemDoesNotExist } from './conditions.ts';
+import { batchGetItems, itemKeyOf, queryIndexPage } from './index-queries.ts';
 import { keys } from './keys.ts';
-import { tableDefinition } from './table-definition.ts';
 
 /** Outbox records are kept 30 days: long enough to redeliver, short enough not to grow forever. */
 export const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
@@ -51,18 +51,9 @@ export function createOutboxReader(db: DynamoDBDocumentClient, tableName: string
       return Item ? toStored(Item) : null;
     },
     async listForMerchant(merchantId, mode, limit = 100) {
-      const { Items = [] } = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: tableDefinition.gsi1.name,
-          KeyConditionExpression: 'gsi1pk = :p',
-          ExpressionAttributeValues: { ':p': `MERCHANT#${merchantId}#${mode}#EVENTS` },
-          ScanIndexForward: false,
-          Limit: limit,
-        }),
-      );
-      const full = await Promise.all(Items.map((i) => this.get((i.pk as string).slice('EVENT#'.length))));
-      return full.filter((e): e is StoredEvent => e !== null);
+      // One Query page only: `limit` caps the answer, it does not page through the partition.
+      const { entries } = await queryIndexPage(db, tableName, { partition: `MERCHANT#${merchantId}#${mode}#EVENTS`, newestFirst: true, pageSize: limit });
+      return (await batchGetItems(db, tableName, entries.map(itemKeyOf))).map(toStored);
     },
   };
 }

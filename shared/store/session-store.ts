@@ -1,11 +1,11 @@
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventEnvelope } from '../domain/events.ts';
 import type { Session } from '../domain/session.ts';
 import { effectiveState, type ClosedReason, type Mode, type SessionStatus } from '../domain/session-state.ts';
 import { conditional, itemDoesNotExist } from './conditions.ts';
+import { batchGetItems, itemKeyOf, queryIndexEntries } from './index-queries.ts';
 import { keys } from './keys.ts';
 import { outboxPut } from './outbox.ts';
-import { tableDefinition } from './table-definition.ts';
 
 /** An item of a TransactWriteItems call that another module adds to ours (idempotency result, outbox event). */
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
@@ -91,54 +91,26 @@ export function createSessionStore(db: DynamoDBDocumentClient, tableName: string
     async list(merchantId, mode, query) {
       // One pass over the compact index (keys, status, expiresAt), newest first; the status shown depends on
       // the time, so the filter and the exact total are computed here, then only the page's items are fetched.
-      const matching: string[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: tableDefinition.gsi1.name,
-            KeyConditionExpression: 'gsi1pk = :p',
-            ExpressionAttributeValues: { ':p': keys.merchantSessionsPartition(merchantId, mode) },
-            ScanIndexForward: false,
-            ExclusiveStartKey: startKey,
-          }),
+      const matching = await queryIndexEntries(db, tableName, { partition: keys.merchantSessionsPartition(merchantId, mode), newestFirst: true }, (entry) => {
+        if (!query.status) return true;
+        const shown = effectiveState(
+          {
+            status: entry.status as SessionStatus,
+            closedReason: null,
+            expiresAt: Date.parse(entry.expiresAt as string),
+            maxFailures: null,
+            failureCount: 0,
+            mode,
+          },
+          query.now,
         );
-        for (const entry of page.Items ?? []) {
-          if (query.status) {
-            const shown = effectiveState(
-              {
-                status: entry.status as SessionStatus,
-                closedReason: null,
-                expiresAt: Date.parse(entry.expiresAt as string),
-                maxFailures: null,
-                failureCount: 0,
-                mode,
-              },
-              query.now,
-            );
-            if (shown.status !== query.status) continue;
-          }
-          matching.push(entry.pk as string);
-        }
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
+        return shown.status === query.status;
+      });
 
-      const pageKeys = matching.slice((query.page - 1) * query.pageSize, query.page * query.pageSize);
-      if (pageKeys.length === 0) return { items: [], total: matching.length };
-      const byPk = new Map<string, Session>();
-      let pending: Record<string, unknown>[] = pageKeys.map((pk) => ({ pk, sk: 'SESSION' }));
-      while (pending.length > 0) {
-        const { Responses, UnprocessedKeys } = await db.send(
-          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }),
-        );
-        for (const found of Responses?.[tableName] ?? []) byPk.set(found.pk as string, toSession(found));
-        pending = (UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-      }
-      return {
-        items: pageKeys.map((pk) => byPk.get(pk)).filter((s): s is Session => s !== undefined),
-        total: matching.length,
-      };
+      const pageEntries = matching.slice((query.page - 1) * query.pageSize, query.page * query.pageSize);
+      if (pageEntries.length === 0) return { items: [], total: matching.length };
+      const items = await batchGetItems(db, tableName, pageEntries.map(itemKeyOf));
+      return { items: items.map(toSession), total: matching.length };
     },
   };
 }

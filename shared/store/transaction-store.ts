@@ -1,10 +1,10 @@
-import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../domain/session-state.ts';
 import type { Transaction, TransactionStatus } from '../domain/transaction.ts';
 import { itemDoesNotExist } from './conditions.ts';
+import { batchGetItems, itemKeyOf, queryIndexEntries, type SortKeyCondition } from './index-queries.ts';
 import { keys } from './keys.ts';
 import type { TransactItem } from './session-store.ts';
-import { tableDefinition } from './table-definition.ts';
 
 export interface TransactionQuery {
   status?: TransactionStatus;
@@ -36,52 +36,17 @@ const inRange = (createdAt: string, query: TransactionQuery) =>
   (!query.from || createdAt >= query.from) && (!query.to || createdAt < query.to);
 
 export function createTransactionStore(db: DynamoDBDocumentClient, tableName: string): TransactionStore {
-  const batchGet = async (pks: string[]): Promise<Map<string, Transaction>> => {
-    const found = new Map<string, Transaction>();
-    for (let i = 0; i < pks.length; i += 100) {
-      let pending: Record<string, unknown>[] = pks.slice(i, i + 100).map((pk) => ({ pk, sk: 'TXN' }));
-      while (pending.length > 0) {
-        const { Responses, UnprocessedKeys } = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }));
-        for (const item of Responses?.[tableName] ?? []) found.set(item.pk as string, toTransaction(item));
-        pending = (UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-      }
-    }
-    return found;
-  };
-
-  /** Keys of the merchant's transactions in the date range and status, newest first, from the compact index. */
-  const matchingKeys = async (merchantId: string, mode: Mode, query: TransactionQuery): Promise<string[]> => {
-    const partition = keys.merchantTransactionsPartition(merchantId, mode);
-    const range =
-      query.from && query.to
-        ? { condition: 'gsi1pk = :p AND gsi1sk BETWEEN :from AND :to', values: { ':from': query.from, ':to': query.to } }
-        : query.from
-          ? { condition: 'gsi1pk = :p AND gsi1sk >= :from', values: { ':from': query.from } }
-          : query.to
-            ? { condition: 'gsi1pk = :p AND gsi1sk < :to', values: { ':to': query.to } }
-            : { condition: 'gsi1pk = :p', values: {} };
-    const matching: string[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: tableDefinition.gsi1.name,
-          KeyConditionExpression: range.condition,
-          ExpressionAttributeValues: { ':p': partition, ...range.values },
-          ScanIndexForward: false,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const entry of page.Items ?? []) {
-        // gsi1sk is createdAt#reference: BETWEEN includes `to` itself, which the range excludes.
-        if (!inRange(String(entry.gsi1sk).split('#')[0]!, query)) continue;
-        if (query.status && entry.status !== query.status) continue;
-        matching.push(entry.pk as string);
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return matching;
+  /** Index entries of the merchant's transactions in the date range and status, newest first. */
+  const matchingEntries = (merchantId: string, mode: Mode, query: TransactionQuery) => {
+    const sortKey: SortKeyCondition | undefined =
+      query.from && query.to ? { between: [query.from, query.to] } : query.from ? { atLeast: query.from } : query.to ? { below: query.to } : undefined;
+    return queryIndexEntries(
+      db,
+      tableName,
+      { partition: keys.merchantTransactionsPartition(merchantId, mode), newestFirst: true, sortKey },
+      // gsi1sk is createdAt#reference: BETWEEN includes `to` itself, which the range excludes.
+      (entry) => inRange(String(entry.gsi1sk).split('#')[0]!, query) && (!query.status || entry.status === query.status),
+    );
   };
 
   return {
@@ -93,16 +58,17 @@ export function createTransactionStore(db: DynamoDBDocumentClient, tableName: st
     async list(merchantId, mode, query, page) {
       if (query.references) {
         // A session's attempts are few: read them all and filter here.
-        const all = [...(await batchGet(query.references.map((r) => keys.transaction(r).pk))).values()]
+        const all = (await batchGetItems(db, tableName, query.references.map((r) => keys.transaction(r))))
+          .map(toTransaction)
           .filter((t) => t.merchantId === merchantId && t.mode === mode && inRange(t.createdAt, query) && (!query.status || t.status === query.status))
           .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
         const slice = page ? all.slice((page.page - 1) * page.pageSize, page.page * page.pageSize) : all;
         return { items: slice, total: all.length };
       }
-      const matching = await matchingKeys(merchantId, mode, query);
-      const pageKeys = page ? matching.slice((page.page - 1) * page.pageSize, page.page * page.pageSize) : matching;
-      const found = await batchGet(pageKeys);
-      return { items: pageKeys.map((pk) => found.get(pk)).filter((t): t is Transaction => t !== undefined), total: matching.length };
+      const matching = await matchingEntries(merchantId, mode, query);
+      const pageEntries = page ? matching.slice((page.page - 1) * page.pageSize, page.page * page.pageSize) : matching;
+      const items = await batchGetItems(db, tableName, pageEntries.map(itemKeyOf));
+      return { items: items.map(toTransaction), total: matching.length };
     },
 
     putItem(transaction, { isNew } = { isNew: false }) {

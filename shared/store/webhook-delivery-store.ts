@@ -1,11 +1,11 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventEnvelope } from '../domain/events.ts';
 import type { Mode } from '../domain/session-state.ts';
 import type { DeliveryState, WebhookDelivery } from '../webhooks/delivery.ts';
 import { ConditionFailedError, conditional, itemDoesNotExist, itemExists } from './conditions.ts';
+import { batchGetItems, itemKeyOf, queryIndexPage } from './index-queries.ts';
 import { keys } from './keys.ts';
 import { outboxPut } from './outbox.ts';
-import { tableDefinition } from './table-definition.ts';
 
 export interface DeliveryListQuery {
   endpointId?: string;
@@ -52,17 +52,6 @@ export function createWebhookDeliveryStore(db: DynamoDBDocumentClient, tableName
     ...d,
   });
 
-  const batchGet = async (pks: string[]): Promise<Map<string, WebhookDelivery>> => {
-    const found = new Map<string, WebhookDelivery>();
-    let pending: Record<string, unknown>[] = pks.map((pk) => ({ pk, sk: 'WEBHOOK_DELIVERY' }));
-    while (pending.length > 0) {
-      const { Responses, UnprocessedKeys } = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }));
-      for (const entry of Responses?.[tableName] ?? []) found.set(entry.pk as string, toDelivery(entry));
-      pending = (UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-    }
-    return found;
-  };
-
   return {
     async createIfAbsent(delivery) {
       try {
@@ -99,29 +88,15 @@ export function createWebhookDeliveryStore(db: DynamoDBDocumentClient, tableName
       // The index holds keys only; filters apply to the full items, read a chunk at a time until the page is full.
       const items: WebhookDelivery[] = [];
       do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: tableDefinition.gsi1.name,
-            KeyConditionExpression: 'gsi1pk = :p',
-            ExpressionAttributeValues: { ':p': partition },
-            ScanIndexForward: false,
-            Limit: LIST_CHUNK,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        const pks = (page.Items ?? []).map((entry) => entry.pk as string);
-        const found = pks.length > 0 ? await batchGet(pks) : new Map<string, WebhookDelivery>();
-        for (const pk of pks) {
-          const d = found.get(pk);
-          if (!d) continue;
+        const page = await queryIndexPage(db, tableName, { partition, newestFirst: true, pageSize: LIST_CHUNK, startKey });
+        for (const d of (await batchGetItems(db, tableName, page.entries.map(itemKeyOf))).map(toDelivery)) {
           if (query.endpointId && d.endpointId !== query.endpointId) continue;
           if (query.eventId && d.eventId !== query.eventId) continue;
           if (query.state && d.state !== query.state) continue;
           items.push(d);
           if (items.length > query.limit) return { items: items.slice(0, query.limit), hasMore: true };
         }
-        startKey = page.LastEvaluatedKey;
+        startKey = page.lastKey;
       } while (startKey);
       return { items, hasMore: false };
     },

@@ -1,7 +1,8 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../domain/session-state.ts';
 import type { WebhookEndpoint } from '../webhooks/endpoint.ts';
 import { conditional, itemDoesNotExist, itemExists } from './conditions.ts';
+import { batchGetItems, itemKeyOf, queryIndexEntries } from './index-queries.ts';
 import { keys } from './keys.ts';
 import { tableDefinition } from './table-definition.ts';
 
@@ -54,32 +55,8 @@ export function createWebhookEndpointStore(db: DynamoDBDocumentClient, tableName
       return Count ?? 0;
     },
     async list(merchantId, mode) {
-      const partition = keys.merchantWebhookEndpoints(merchantId, mode, '', '').gsi1pk;
-      const pks: string[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: tableDefinition.gsi1.name,
-            KeyConditionExpression: 'gsi1pk = :p',
-            ExpressionAttributeValues: { ':p': partition },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        for (const entry of page.Items ?? []) pks.push(entry.pk as string);
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      const found = new Map<string, WebhookEndpoint>();
-      for (let i = 0; i < pks.length; i += 100) {
-        let pending: Record<string, unknown>[] = pks.slice(i, i + 100).map((pk) => ({ pk, sk: 'WEBHOOK_ENDPOINT' }));
-        while (pending.length > 0) {
-          const { Responses, UnprocessedKeys } = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }));
-          for (const entry of Responses?.[tableName] ?? []) found.set(entry.pk as string, toEndpoint(entry));
-          pending = (UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-        }
-      }
-      return pks.map((pk) => found.get(pk)).filter((e): e is WebhookEndpoint => e !== undefined);
+      const entries = await queryIndexEntries(db, tableName, { partition: keys.merchantWebhookEndpoints(merchantId, mode, '', '').gsi1pk, newestFirst: false });
+      return (await batchGetItems(db, tableName, entries.map(itemKeyOf))).map(toEndpoint);
     },
     async save(endpoint, expectedVersion) {
       await conditional(() =>

@@ -1,19 +1,8 @@
 import type { TestProject } from 'vitest/node';
-import { createServer } from 'node:net';
 import { ensureTable, startDynamoLocal, type DynamoLocal } from '../../infra/sandbox/dynamodb-local.ts';
+import { freePort } from '../../infra/sandbox/free-port.ts';
 
 export const TEST_TABLE = 'svc-test';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 let dynamo: DynamoLocal | undefined;
 
