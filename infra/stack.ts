@@ -1,6 +1,7 @@
-import { App, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { App, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { routes } from '../shared/routes.ts';
+import { workerIds, workers, type WorkerId } from '../shared/workers.ts';
 import { Api } from './constructs/api.ts';
 import { ApiFirewall } from './constructs/api-firewall.ts';
 import { CheckoutSite } from './constructs/checkout-site.ts';
@@ -11,6 +12,7 @@ import { ServiceFunction } from './constructs/service-function.ts';
 import { ServiceKeys } from './constructs/service-keys.ts';
 import { SessionExpiry } from './constructs/session-expiry.ts';
 import { Webhooks } from './constructs/webhooks.ts';
+import { WorkerFunction } from './constructs/worker-function.ts';
 import { WorkQueue } from './constructs/work-queue.ts';
 import { readStageConfig, stackNameFor, type StageConfig } from './stage-config.ts';
 
@@ -31,6 +33,8 @@ export class PaymentsStack extends Stack {
   readonly webhooks: Webhooks;
   readonly sessionExpiry: SessionExpiry;
   readonly checkoutSite: CheckoutSite;
+  /** The manifest's daily workers by id, each with its schedule (WorkerFunction wires the daily trigger). */
+  readonly dailyWorkers: Partial<Record<WorkerId, WorkerFunction>> = {};
 
   constructor(scope: Construct, id: string, { config, ...props }: PaymentsStackProps) {
     super(scope, id, {
@@ -43,6 +47,12 @@ export class PaymentsStack extends Stack {
     this.api = new Api(this, 'Api', { config, dataStore: this.dataStore, routes });
     this.webhooks = new Webhooks(this, 'Webhooks', { config, dataStore: this.dataStore, routeFunctions: this.api.routeFunctions });
     this.sessionExpiry = new SessionExpiry(this, 'SessionExpiry', { config, dataStore: this.dataStore });
+    for (const workerId of workerIds) {
+      const worker = workers[workerId];
+      if (worker.trigger.kind !== 'daily') continue;
+      // A daily run works through everything due that day, one item at a time: far more than a request's 10 s.
+      this.dailyWorkers[workerId] = new WorkerFunction(this, workerId, { config, dataStore: this.dataStore, worker, queues: {}, timeout: Duration.minutes(5) });
+    }
     this.checkoutSite = new CheckoutSite(this, 'CheckoutSite', { config, restApi: this.api.restApi });
     this.checkoutSite.useAsCheckoutBaseUrl(Object.values(this.api.routeFunctions).map((f) => f.function));
     this.firewall = new ApiFirewall(this, 'Firewall', { config, stage: this.api.restApi.deploymentStage });
@@ -53,7 +63,8 @@ export class PaymentsStack extends Stack {
     this.monitoring = new Monitoring(this, 'Monitoring', {
       config,
       apiStage: this.api.restApi.deploymentStage,
-      alarms: constructs.filter((c) => c instanceof WorkQueue).map((queue) => queue.deadLetterAlarm),
+      // Every dead letter pages: the work queues' and the daily workers' failed runs.
+      alarms: constructs.flatMap((c) => ((c instanceof WorkQueue || c instanceof WorkerFunction) && c.deadLetterAlarm ? [c.deadLetterAlarm] : [])),
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API; requests go to {ApiUrl}v1/...' });

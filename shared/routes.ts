@@ -88,7 +88,7 @@ export const routes = {
     rateClass: 'charge',
     idempotency: 'required',
     summary: 'Charge a card for a session, from the checkout',
-    needs: ['secrets', 'fingerprints', 'gateways'],
+    needs: ['secrets', 'cardNumbers', 'fingerprints', 'gateways'],
   },
   confirmCheckoutOtp: {
     method: 'POST',
@@ -151,7 +151,7 @@ export const routes = {
     rateClass: 'charge',
     idempotency: 'required',
     summary: 'Charge a stored card server to server, on a gateway that needs no CVV',
-    needs: ['secrets', 'gateways'],
+    needs: ['secrets', 'cardNumbers', 'gateways'],
   },
   getAnalyticsSummary: {
     method: 'GET',

@@ -25,6 +25,10 @@ export function provideNeeds(target: ServiceFunction, { config, keys }: NeedsSou
       keys.grantSecrets(target.role);
       target.function.addEnvironment('SECRETS_KMS_KEY_ARN', keys.secrets.keyArn);
     }
+    if (need === 'cardNumbers') {
+      keys.grantCardNumbers(target.role);
+      target.function.addEnvironment('SECRETS_KMS_KEY_ARN', keys.secrets.keyArn);
+    }
     if (need === 'fingerprints') {
       keys.grantFingerprints(target.role);
       target.function.addEnvironment('FINGERPRINT_KMS_KEY_ID', keys.fingerprints.keyArn);

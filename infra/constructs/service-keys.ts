@@ -3,10 +3,12 @@ import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../stage-config.ts';
+import { CARD_NUMBER_PURPOSE } from '../../shared/domain/stored-card.ts';
 
 /** What the Encryption SDK's KMS keyring calls: a data key to seal, Decrypt to open. Nothing else of the key. */
 export const SECRETS_KEY_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'];
 export const FINGERPRINT_KEY_ACTIONS = ['kms:GenerateMac'];
+export const CARD_NUMBER_CONTEXT = { 'kms:EncryptionContext:purpose': CARD_NUMBER_PURPOSE };
 
 /**
  * The application's own keys, apart from the table's: the SecretBox key (envelope encryption of card numbers, bank
@@ -42,7 +44,13 @@ export class ServiceKeys extends Construct {
 
   /** Seal and open SecretBox ciphertexts. */
   grantSecrets(grantee: IGrantable): void {
-    Grant.addToPrincipal({ grantee, actions: SECRETS_KEY_ACTIONS, resourceArns: [this.secrets.keyArn] });
+    // Card numbers are sealed under the same key; they open only with grantCardNumbers.
+    Grant.addToPrincipal({ grantee, actions: SECRETS_KEY_ACTIONS, resourceArns: [this.secrets.keyArn], conditions: { StringNotEquals: CARD_NUMBER_CONTEXT } });
+  }
+
+  /** Seal and open card numbers only: the Encryption SDK passes the encryption context to KMS, which checks it. */
+  grantCardNumbers(grantee: IGrantable): void {
+    Grant.addToPrincipal({ grantee, actions: SECRETS_KEY_ACTIONS, resourceArns: [this.secrets.keyArn], conditions: { StringEquals: CARD_NUMBER_CONTEXT } });
   }
 
   /** Compute fingerprints; never verify or read the key. */

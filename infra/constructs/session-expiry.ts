@@ -1,12 +1,12 @@
-import { type CfnElement, Duration, Stack } from 'aws-cdk-lib';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Duration } from 'aws-cdk-lib';
+import { PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { queues, workers } from '../../shared/workers.ts';
 import type { StageConfig } from '../stage-config.ts';
 import type { DataStore } from './data-store.ts';
-import { WorkerFunction } from './worker-function.ts';
+import { schedulerInvokeRole, WorkerFunction } from './worker-function.ts';
 import { WorkQueue } from './work-queue.ts';
 
 export interface SessionExpiryProps {
@@ -34,14 +34,7 @@ export class SessionExpiry extends Construct {
     this.scheduleGroup = new ScheduleGroup(this, 'Schedules', { scheduleGroupName: `svc-payments-${config.stage}-session-expiry`, removalPolicy: config.removalPolicy });
 
     this.handOver = new WorkerFunction(this, 'handOverSessionExpiry', { config, dataStore, worker: workers.handOverSessionExpiry, queues: queueMap });
-    this.schedulerRole = new Role(this, 'SchedulerRole', {
-      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } } }),
-      description: 'EventBridge Scheduler invokes the session expiry hand-over',
-    });
-    this.handOver.function.grantInvoke(this.schedulerRole);
-    NagSuppressions.addResourceSuppressions(this.schedulerRole, [
-      { id: 'AwsSolutions-IAM5', reason: "The hand-over function's versions (ARN:*): the same one function only.", appliesTo: [`Resource::<${Stack.of(this).getLogicalId(this.handOver.function.node.defaultChild as CfnElement)}.Arn>:*`] },
-    ], true);
+    this.schedulerRole = schedulerInvokeRole(this, 'SchedulerRole', this.handOver, 'EventBridge Scheduler invokes the session expiry hand-over');
 
     this.planner = new WorkerFunction(this, 'planSessionExpiry', {
       config,

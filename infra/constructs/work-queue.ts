@@ -18,24 +18,35 @@ export class WorkQueue extends Construct {
 
   constructor(scope: Construct, id: string, { definition }: { definition: QueueDefinition }) {
     super(scope, id);
-    this.deadLetterQueue = new Queue(this, 'DeadLetters', {
-      retentionPeriod: DEAD_LETTER_RETENTION,
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
+    const deadLetters = addDeadLetters(this, `${definition.summary}: messages reached the dead-letter queue`);
+    this.deadLetterQueue = deadLetters.queue;
+    this.deadLetterAlarm = deadLetters.alarm;
     this.queue = new Queue(this, 'Queue', {
       visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: definition.maxReceiveCount },
     });
-    this.deadLetterAlarm = new Alarm(this, 'DeadLetterAlarm', {
-      alarmDescription: `${definition.summary}: messages reached the dead-letter queue`,
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1) }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
   }
+}
+
+/**
+ * A dead-letter queue in `scope` with its alarm (ids DeadLetters and DeadLetterAlarm, so existing queues keep their
+ * logical ids): shared by the work queues and the daily workers' failed runs, so every dead letter pages on-call.
+ */
+export function addDeadLetters(scope: Construct, alarmDescription: string): { queue: Queue; alarm: Alarm } {
+  const queue = new Queue(scope, 'DeadLetters', {
+    retentionPeriod: DEAD_LETTER_RETENTION,
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+  });
+  const alarm = new Alarm(scope, 'DeadLetterAlarm', {
+    alarmDescription,
+    metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1) }),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+  return { queue, alarm };
 }

@@ -1,12 +1,22 @@
-import { Duration } from 'aws-cdk-lib';
+import { type CfnElement, Duration, Stack, TimeZone } from 'aws-cdk-lib';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { ContextAttribute, Schedule, ScheduleExpression, ScheduleTargetInput, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { queues as queueDefinitions, type QueueName, type WorkerDefinition } from '../../shared/workers.ts';
 import type { StageConfig } from '../stage-config.ts';
 import type { DataStore } from './data-store.ts';
 import { ServiceFunction, serviceEnvironment } from './service-function.ts';
+import { addDeadLetters } from './work-queue.ts';
+
+/** Lambda's asynchronous retries of a failed daily run (its maximum): the run is idempotent, so a retry is safe. */
+const DAILY_RUN_RETRIES = 2;
 
 export interface WorkerFunctionProps {
   config: StageConfig;
@@ -25,6 +35,9 @@ export interface WorkerFunctionProps {
  * table access and queue grants it needs. Batches report partial failures: one bad record never fails the others.
  */
 export class WorkerFunction extends ServiceFunction {
+  /** Daily workers only: their failed runs' dead-letter queue alarm, which the stack routes to on-call. */
+  readonly deadLetterAlarm?: Alarm;
+
   constructor(scope: Construct, id: string, { config, dataStore, worker, queues, streamFailures, environment = {}, timeout }: WorkerFunctionProps) {
     const queueUrls = Object.fromEntries(
       worker.sendsTo.map((name) => [queueDefinitions[name].urlEnv, requireQueue(queues, name).queueUrl]),
@@ -66,7 +79,46 @@ export class WorkerFunction extends ServiceFunction {
       // A retry's delay is set through the message's visibility timeout by the worker itself.
       queue.grant(this.role, 'sqs:ChangeMessageVisibility');
     }
+    if (trigger.kind === 'daily') {
+      // Scheduler invokes Lambda asynchronously: its own retries and dead letters cover an invocation it could not
+      // hand over (throttled, denied), Lambda's cover a run that failed; both land in the one alarmed queue.
+      const deadLetters = addDeadLetters(this, `${id}: a daily run failed after its retries, or was never invoked`);
+      this.deadLetterAlarm = deadLetters.alarm;
+      NagSuppressions.addResourceSuppressions(deadLetters.queue, [
+        { id: 'AwsSolutions-SQS3', reason: "It is the dead-letter queue of the schedule and of the function's failed runs; cdk-nag recognises only SQS redrives." },
+      ]);
+      this.function.configureAsyncInvoke({ retryAttempts: DAILY_RUN_RETRIES, onFailure: new SqsDestination(deadLetters.queue) });
+      new Schedule(this, 'Schedule', {
+        description: `${id}: daily at ${trigger.hourUtc}:00 UTC`,
+        schedule: ScheduleExpression.cron({ minute: '0', hour: String(trigger.hourUtc), timeZone: TimeZone.ETC_UTC }),
+        timeWindow: TimeWindow.off(),
+        target: new LambdaInvoke(this.function, {
+          role: schedulerInvokeRole(this, 'SchedulerRole', this, `EventBridge Scheduler invokes ${id} daily`),
+          input: ScheduleTargetInput.fromObject({ time: ContextAttribute.scheduledTime }),
+          retryAttempts: 3,
+          // A run delivered within the hour still belongs to its day; later, the next day's run takes over.
+          maxEventAge: Duration.hours(1),
+          deadLetterQueue: deadLetters.queue,
+        }),
+      });
+    }
   }
+}
+
+/**
+ * A role EventBridge Scheduler (of this account only) assumes to invoke `target`, and no other function. Scheduler
+ * needs the role's sqs:SendMessage too if the schedule has a dead-letter queue (the scheduler target adds it).
+ */
+export function schedulerInvokeRole(scope: Construct, id: string, target: ServiceFunction, description: string): Role {
+  const role = new Role(scope, id, {
+    assumedBy: new ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(scope).account } } }),
+    description,
+  });
+  target.function.grantInvoke(role);
+  NagSuppressions.addResourceSuppressions(role, [
+    { id: 'AwsSolutions-IAM5', reason: "The target function's versions (ARN:*): the same one function only.", appliesTo: [`Resource::<${Stack.of(scope).getLogicalId(target.function.node.defaultChild as CfnElement)}.Arn>:*`] },
+  ], true);
+  return role;
 }
 
 function requireQueue(queues: Partial<Record<QueueName, Queue>>, name: QueueName): Queue {

@@ -106,7 +106,9 @@ export const cardFingerprintInput = (merchantId: string, number: string, expMont
   `card:v1|${merchantId}|${number}|${String(expMonth).padStart(2, '0')}|${expYear}`;
 
 /** The encryption context of a card number: it opens only for this merchant and this vault entry. */
-export const cardNumberContext = (merchantId: string, vaultRef: string): Record<string, string> => ({ purpose: 'card_number', merchantId, vaultRef });
+/** The encryption-context purpose of a sealed card number; KMS grants key on it, so only the vault's users open one. */
+export const CARD_NUMBER_PURPOSE = 'card_number';
+export const cardNumberContext = (merchantId: string, vaultRef: string): Record<string, string> => ({ purpose: CARD_NUMBER_PURPOSE, merchantId, vaultRef });
 
 /**
  * The de-duplication rule, once the (merchant, mode, customer, fingerprint) match is looked up: a live match is

@@ -17,6 +17,7 @@ type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?
 interface Statement {
   Action: string | string[];
   Resource: unknown;
+  Condition?: Record<string, unknown>;
 }
 
 const ALARM_EMAIL = 'oncall@example.com';
@@ -123,8 +124,26 @@ describe('production readiness', () => {
       for (const id of users) expect(id in routes ? routes[id as keyof typeof routes].access : 'write', id).toBe('write');
       for (const fn of dev.functions()) {
         const uses = users.includes(fn.node.id);
-        if (uses) expect(dev.actionsOn(fn, dev.stack.keys.secrets), fn.node.id).toEqual(['kms:Decrypt', 'kms:GenerateDataKey']);
+        if (uses) expect([...new Set(dev.actionsOn(fn, dev.stack.keys.secrets))], fn.node.id).toEqual(['kms:Decrypt', 'kms:GenerateDataKey']);
         expect(dev.environmentOf(fn).SECRETS_KMS_KEY_ARN, fn.node.id).toEqual(uses ? { 'Fn::GetAtt': [dev.idOf(dev.stack.keys.secrets), 'Arn'] } : undefined);
+      }
+    });
+
+    it('let only the card vault open card numbers: the secrets key by encryption context, everyone else never', () => {
+      const onSecrets = (fn: ServiceFunction) =>
+        dev.statementsOf(fn).filter((s) => JSON.stringify(s.Resource).includes(JSON.stringify({ 'Fn::GetAtt': [dev.idOf(dev.stack.keys.secrets), 'Arn'] })));
+      const cardPurpose = { 'kms:EncryptionContext:purpose': 'card_number' };
+      const vault = dev.functions().filter((fn) => declaredNeeds(fn).includes('cardNumbers')).map((fn) => fn.node.id).sort();
+      expect(vault).toEqual(['createCharge', 'createCheckoutCharge']);
+      for (const fn of dev.functions()) {
+        for (const statement of onSecrets(fn)) {
+          const condition = statement.Condition;
+          // Each grant on the secrets key is either card numbers only (the vault) or everything but card numbers.
+          if (vault.includes(fn.node.id) && JSON.stringify(condition?.StringEquals) === JSON.stringify(cardPurpose)) continue;
+          expect(condition, fn.node.id).toEqual({ StringNotEquals: cardPurpose });
+        }
+        const opensCards = onSecrets(fn).some((s) => JSON.stringify(s.Condition) === JSON.stringify({ StringEquals: cardPurpose }));
+        expect(opensCards, fn.node.id).toBe(vault.includes(fn.node.id));
       }
     });
 
@@ -222,7 +241,7 @@ describe('production readiness', () => {
     it('pages one SNS topic (TLS only) from every alarm, on alarm and on recovery', () => {
       const topicId = dev.idOf(dev.stack.monitoring.topic);
       const alarms = alarmsBy(dev);
-      expect(alarms.length).toBe(6);
+      expect(alarms.length).toBe(7);
       for (const alarm of alarms) {
         expect(alarm.AlarmActions, alarm.AlarmDescription).toEqual([{ Ref: topicId }]);
         expect(alarm.OKActions, alarm.AlarmDescription).toEqual([{ Ref: topicId }]);
@@ -239,7 +258,7 @@ describe('production readiness', () => {
       expect(expressions).toContainEqual(expect.stringMatching(/FILL\(failed, 0\) \+ FILL\(unknown, 0\) \+ FILL\(unavailable, 0\)/));
       expect(alarms).toContainEqual(expect.objectContaining({ MetricName: 'Latency', ExtendedStatistic: 'p99', Namespace: 'AWS/ApiGateway' }));
       expect(alarms).toContainEqual(expect.objectContaining({ MetricName: 'ExpiryLatenessSeconds', Namespace: 'svc-payments/dev', Statistic: 'Maximum' }));
-      expect(alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(2);
+      expect(alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(3); // the two work queues and the daily card-verification run
     });
 
     it('subscribes the on-call address from context, and none without one', () => {

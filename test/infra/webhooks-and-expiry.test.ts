@@ -25,7 +25,7 @@ describe('webhook and expiry constructs', () => {
     });
     template.hasResourceProperties('AWS::SQS::Queue', { RedrivePolicy: { maxReceiveCount: queues.sessionExpiry.maxReceiveCount, deadLetterTargetArn: Match.anyValue() } });
     const alarms = ofType('AWS::CloudWatch::Alarm').filter(([, r]) => r.Properties.MetricName === 'ApproximateNumberOfMessagesVisible');
-    expect(alarms).toHaveLength(2);
+    expect(alarms).toHaveLength(3); // the two work queues and the daily card-verification run
     for (const [, alarm] of alarms) expect(alarm.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
   });
 
