@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMerchant, type MerchantKeys } from '../shared/admin/merchant-admin.ts';
 import { startDynamoLocal } from '../infra/sandbox/dynamodb-local.ts';
+import { PersistentOffsetClock } from '../infra/sandbox/persistent-clock.ts';
 import { startSandbox } from '../infra/sandbox/sandbox.ts';
 import { sandboxEnvironment } from '../infra/sandbox/environment.ts';
 
@@ -12,7 +13,8 @@ async function main() {
   const env = sandboxEnvironment();
   mkdirSync(env.dataDir, { recursive: true });
   const dynamo = await startDynamoLocal({ port: env.dynamoPort, dbPath: join(env.dataDir, 'dynamodb') });
-  const sandbox = await startSandbox({ dynamoEndpoint: dynamo.endpoint, tableName: env.tableName, port: env.port, host: env.host, keyDir: env.keyDir, logLevel: 'INFO' });
+  const clock = PersistentOffsetClock.load(join(env.dataDir, 'clock.json'));
+  const sandbox = await startSandbox({ dynamoEndpoint: dynamo.endpoint, tableName: env.tableName, port: env.port, host: env.host, keyDir: env.keyDir, clock, logLevel: 'INFO' });
 
   // The seeded merchant's keys are kept in a local file: only their hashes are in the table.
   const seedFile = join(env.dataDir, 'merchant.json');
