@@ -5,6 +5,7 @@ import type { Deps } from '../../shared/deps.ts';
 import { workers, type QueueName, type StreamFilter, type WorkerDefinition } from '../../shared/workers.ts';
 import type { LocalQueue } from './local-queue.ts';
 import type { LocalScheduler } from './local-scheduler.ts';
+import type { OpenDeliveries } from './open-deliveries.ts';
 import type { StreamReader } from './stream-reader.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -25,6 +26,7 @@ export interface LocalBackground {
   streams: StreamReader;
   queues: Record<QueueName, LocalQueue>;
   scheduler: LocalScheduler;
+  openDeliveries: OpenDeliveries;
   /** Records of other merchants are someone else's: another sandbox on the same table (the test run). */
   owns: (merchantId: string) => boolean;
 }
@@ -57,6 +59,7 @@ export async function startBackgroundRunner(deps: Deps, local: LocalBackground):
   );
   await local.streams.start();
   await local.scheduler.recover();
+  await local.openDeliveries.recover();
   const retries = new Map<DynamoDBRecord, number>();
   // Daily workers run when the sandbox clock crosses their hour, as EventBridge Scheduler's cron would fire them.
   const daily = new Map<Built, number>();
@@ -90,6 +93,7 @@ export async function startBackgroundRunner(deps: Deps, local: LocalBackground):
         }
       }
     }
+    await local.streams.commit(retries.keys());
     return mine.length > 0;
   };
 

@@ -8,6 +8,7 @@ import type { LocalBackground } from './background-runner.ts';
 import { localClient } from './dynamodb-local.ts';
 import { LocalQueue } from './local-queue.ts';
 import { LocalScheduler } from './local-scheduler.ts';
+import { OpenDeliveries } from './open-deliveries.ts';
 import { StreamReader } from './stream-reader.ts';
 
 /**
@@ -21,21 +22,26 @@ export function createLocalBackground(options: {
   tableName: string;
   clock: Clock;
   owns: (merchantId: string) => boolean;
+  /** Names this sandbox's stream checkpoints (see StreamReader). */
+  streamReaderId: string;
 }): { ports: BackgroundPorts; local: LocalBackground; close(): void } {
   const streamsClient = new DynamoDBStreamsClient({ endpoint: options.dynamoEndpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const tablesClient = localClient(options.dynamoEndpoint);
+  const webhookDeliveries = new LocalQueue('webhookDeliveries', queues.webhookDeliveries, options.clock);
   const local: LocalBackground = {
-    streams: new StreamReader(streamsClient, tablesClient, options.tableName),
-    queues: {
-      webhookDeliveries: new LocalQueue('webhookDeliveries', queues.webhookDeliveries, options.clock),
-      sessionExpiry: new LocalQueue('sessionExpiry', queues.sessionExpiry, options.clock),
-    },
+    streams: new StreamReader(streamsClient, tablesClient, options.db, options.tableName, options.streamReaderId),
+    queues: { webhookDeliveries, sessionExpiry: new LocalQueue('sessionExpiry', queues.sessionExpiry, options.clock) },
     scheduler: new LocalScheduler(options.db, options.tableName, options.clock, options.owns),
+    openDeliveries: new OpenDeliveries(options.db, options.tableName, options.clock, options.owns, webhookDeliveries),
     owns: options.owns,
   };
   return {
     local,
-    ports: { queues: local.queues, scheduler: local.scheduler, httpPost: createHttpPost({ allowLoopback: true }) },
+    ports: {
+      queues: { ...local.queues, webhookDeliveries: local.openDeliveries.tracked() },
+      scheduler: local.scheduler,
+      httpPost: createHttpPost({ allowLoopback: true }),
+    },
     close: () => {
       streamsClient.destroy();
       tablesClient.destroy();

@@ -16,7 +16,8 @@ interface LocalMessage {
 /**
  * The sandbox's SQS: a queue in memory with SQS's semantics on the sandbox clock. Delays and visibility timeouts
  * hide a message; every receive counts; a message received more than maxReceiveCount times goes to the dead-letter
- * list instead (redrive). Messages do not survive a restart; the delivery log in DynamoDB does.
+ * list instead (redrive). Messages do not survive a restart; the delivery log in DynamoDB does, and the sandbox
+ * puts its unfinished deliveries back at start (open-deliveries.ts).
  */
 export class LocalQueue implements MessageQueue {
   private readonly messages = new Map<string, LocalMessage>();
@@ -33,6 +34,15 @@ export class LocalQueue implements MessageQueue {
     const messageId = randomUUID();
     const delay = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds)));
     this.messages.set(messageId, { messageId, body: JSON.stringify(body), sentAt: now, visibleAt: now + delay * 1000, receiveCount: 0, receiptHandle: null });
+  }
+
+  /**
+   * Puts back after a restart a message SQS would have kept: hidden until `visibleAt` (a visibility timeout may
+   * pass the 900 s limit of a delay) and with the receives it had, so redrive still counts them.
+   */
+  restore(body: unknown, { visibleAt, receiveCount }: { visibleAt: number; receiveCount: number }): void {
+    const messageId = randomUUID();
+    this.messages.set(messageId, { messageId, body: JSON.stringify(body), sentAt: this.clock.now(), visibleAt, receiveCount, receiptHandle: null });
   }
 
   async changeVisibility(receiptHandle: string, seconds: number): Promise<void> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { OffsetClock } from '../../shared/clock.ts';
 import { DEFAULT_KEY_CACHE_TTL_MS, DEFAULT_MAX_BODY_BYTES } from '../../shared/config.ts';
 import { createFingerprinter, createSecretBox } from '../../shared/crypto/create-crypto.ts';
@@ -35,6 +36,12 @@ export interface SandboxOptions {
    * on one table (the test run) each handle only the merchants they created, on their own clock.
    */
   ownsMerchant?: (merchantId: string) => boolean;
+  /**
+   * Names where this sandbox's stream reader saves its position, so a restart under the same name resumes there.
+   * Default: one shared name when the sandbox owns every merchant (`npm start`); otherwise a new one per instance,
+   * since a sandbox that skips other merchants' records must never move their owner's position.
+   */
+  streamReaderId?: string;
 }
 
 export interface Sandbox {
@@ -44,6 +51,8 @@ export interface Sandbox {
   server: SandboxServer;
   /** The simulated banks the gateways talk to (test cards, recorded calls, faults). */
   bank: SandboxBank;
+  /** Pass it to a restart of this sandbox to resume its stream where it stopped. */
+  streamReaderId: string;
   /** The in-process workers (stream reader, queues, scheduler stand-in); drain() runs them until idle. */
   background: BackgroundRunner & Pick<LocalBackground, 'queues' | 'scheduler'>;
   stop(): Promise<void>;
@@ -66,7 +75,15 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const keys = { localKeyDir: options.keyDir ?? sandboxEnvironment().keyDir };
   const bank = await startSandboxBank({ clock });
   const gatewayConfig = { baseUrls: bank.baseUrls, timeoutMs: options.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS };
-  const localBackground = createLocalBackground({ db, dynamoEndpoint: options.dynamoEndpoint, tableName: options.tableName, clock, owns: options.ownsMerchant ?? (() => true) });
+  const streamReaderId = options.streamReaderId ?? (options.ownsMerchant ? randomUUID() : 'sandbox');
+  const localBackground = createLocalBackground({
+    db,
+    dynamoEndpoint: options.dynamoEndpoint,
+    tableName: options.tableName,
+    clock,
+    owns: options.ownsMerchant ?? (() => true),
+    streamReaderId,
+  });
   const deps = createDeps({ config, db, clock, logger, secretBox: createSecretBox(keys), fingerprinter: createFingerprinter(keys), gatewayConfig, background: localBackground.ports });
   const runner = await startBackgroundRunner(deps, localBackground.local);
   const server = await startSandboxServer({ deps, clock, port: options.port, host: options.host });
@@ -78,6 +95,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     clock,
     server,
     bank,
+    streamReaderId,
     background: { ...runner, queues: localBackground.local.queues, scheduler: localBackground.local.scheduler },
     stop: async () => {
       await runner.stop();

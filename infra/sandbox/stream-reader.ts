@@ -7,28 +7,64 @@ import {
   GetShardIteratorCommand,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { keys } from '../../shared/store/keys.ts';
+
+const CHECKPOINT_PREFIX = 'LOCAL_STREAM#';
 
 /**
  * Reads the table's stream on DynamoDB Local the way Lambda's event source mapping does in AWS: every shard, in
- * order, new shards from their start. It begins at the stream's end (LATEST) when the sandbox starts: what was
- * written before belongs to an earlier run, whose timers are recovered from the table instead.
+ * order, new shards from their start, resuming after a restart where the last run stopped. Checkpoints are items
+ * in the table (like the scheduler's schedules, they live and die with the data they point into), one per reader
+ * and shard, keyed by `readerId` so sandboxes sharing a table (the test run) never move each other's position.
+ * A reader's very first start begins at LATEST: a fresh test sandbox does not replay the world.
  */
 export class StreamReader {
   private readonly iterators = new Map<string, string | null>();
+  /** Per shard, the last record polled and the last one saved. */
+  private readonly polled = new Map<string, string>();
+  private readonly committed = new Map<string, string>();
+  /** Shards polled past a record other than a checkpoint write: saving only these keeps our own writes from looping. */
+  private readonly unsaved = new Set<string>();
+  private readonly shardOf = new WeakMap<DynamoDBRecord, string>();
   private streamArn = '';
 
   constructor(
     private readonly streams: DynamoDBStreamsClient,
     private readonly tables: DynamoDBClient,
+    private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly readerId: string,
   ) {}
 
   async start(): Promise<void> {
     const { Table } = await this.tables.send(new DescribeTableCommand({ TableName: this.tableName }));
     if (!Table?.LatestStreamArn) throw new Error(`Table ${this.tableName} has no stream; the sandbox needs one (see ensureTable).`);
     this.streamArn = Table.LatestStreamArn;
-    for (const shardId of await this.shardIds()) this.iterators.set(shardId, await this.iterator(shardId, 'LATEST'));
+    const { started, shards } = await this.loadCheckpoints();
+    for (const shardId of await this.shardIds()) {
+      const after = shards.get(shardId);
+      if (after) this.committed.set(shardId, after);
+      // A shard without a checkpoint in a stream read before is one that opened since (rollover): read it all.
+      this.iterators.set(shardId, after ? await this.iterator(shardId, 'AFTER_SEQUENCE_NUMBER', after) : await this.iterator(shardId, started ? 'TRIM_HORIZON' : 'LATEST'));
+    }
+    if (!started) await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...this.checkpointKey(), type: 'local_stream_checkpoint' } }));
+  }
+
+  /**
+   * Saves, per shard, the last record polled as handled, except in shards where a record still waits for its
+   * retry: those are read again after a restart (at least once; the workers are idempotent).
+   */
+  async commit(unfinished: Iterable<DynamoDBRecord>): Promise<void> {
+    const held = new Set([...unfinished].map((r) => this.shardOf.get(r)));
+    for (const shardId of this.unsaved) {
+      const sequenceNumber = this.polled.get(shardId);
+      if (held.has(shardId) || !sequenceNumber) continue;
+      await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...this.checkpointKey(shardId), type: 'local_stream_checkpoint', sequenceNumber } }));
+      this.committed.set(shardId, sequenceNumber);
+      this.unsaved.delete(shardId);
+    }
   }
 
   /** The records written since the last poll, as Lambda would receive them. */
@@ -42,11 +78,19 @@ export class StreamReader {
       try {
         const page = await this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
         this.iterators.set(shardId, page.NextShardIterator ?? null);
-        for (const record of page.Records ?? []) out.push(this.toLambdaRecord(record));
+        for (const record of page.Records ?? []) {
+          const lambdaRecord = this.toLambdaRecord(record);
+          this.shardOf.set(lambdaRecord, shardId);
+          const sequenceNumber = record.dynamodb?.SequenceNumber;
+          if (sequenceNumber) this.polled.set(shardId, sequenceNumber);
+          if (!(record.dynamodb?.Keys?.pk?.S ?? '').startsWith(CHECKPOINT_PREFIX)) this.unsaved.add(shardId);
+          out.push(lambdaRecord);
+        }
       } catch (error) {
         if (!(error instanceof ExpiredIteratorException)) throw error;
-        // Unused for 15 minutes (a process paused in a debugger): go on from now; expiries are in the table anyway.
-        this.iterators.set(shardId, await this.iterator(shardId, 'LATEST'));
+        // Unused for 15 minutes (a process paused in a debugger): go on after the last record read.
+        const after = this.polled.get(shardId) ?? this.committed.get(shardId);
+        this.iterators.set(shardId, after ? await this.iterator(shardId, 'AFTER_SEQUENCE_NUMBER', after) : await this.iterator(shardId, 'LATEST'));
       }
     }
     return out;
@@ -63,9 +107,34 @@ export class StreamReader {
     return ids;
   }
 
-  private async iterator(shardId: string, type: 'LATEST' | 'TRIM_HORIZON'): Promise<string | null> {
-    const { ShardIterator } = await this.streams.send(new GetShardIteratorCommand({ StreamArn: this.streamArn, ShardId: shardId, ShardIteratorType: type }));
+  private async iterator(shardId: string, type: 'LATEST' | 'TRIM_HORIZON' | 'AFTER_SEQUENCE_NUMBER', sequenceNumber?: string): Promise<string | null> {
+    const { ShardIterator } = await this.streams.send(
+      new GetShardIteratorCommand({ StreamArn: this.streamArn, ShardId: shardId, ShardIteratorType: type, SequenceNumber: sequenceNumber }),
+    );
     return ShardIterator ?? null;
+  }
+
+  private checkpointKey(shardId?: string) {
+    return keys.localStreamCheckpoint(this.readerId, this.streamArn, shardId);
+  }
+
+  /** Whether this reader has read this stream before, and where it stopped in each shard. */
+  private async loadCheckpoints(): Promise<{ started: boolean; shards: Map<string, string> }> {
+    const shards = new Map<string, string>();
+    let started = false;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({ TableName: this.tableName, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': this.checkpointKey().pk }, ExclusiveStartKey: startKey }),
+      );
+      for (const item of page.Items ?? []) {
+        started = true;
+        const sk = item.sk as string;
+        if (sk.startsWith('SHARD#') && typeof item.sequenceNumber === 'string') shards.set(sk.slice('SHARD#'.length), item.sequenceNumber);
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return { started, shards };
   }
 
   private toLambdaRecord(record: StreamRecord): DynamoDBRecord {

@@ -59,4 +59,12 @@ export const keys = {
   /** The sandbox's stand-in for EventBridge Scheduler keeps its pending schedules here, found again at start. */
   localSchedule: (name: string) => ({ pk: `LOCAL_SCHEDULE#${name}`, sk: 'LOCAL_SCHEDULE' }),
   localSchedules: (fireAt: string, name: string) => ({ gsi1pk: 'LOCAL_SCHEDULES', gsi1sk: `${fireAt}#${name}` }),
+  /** The sandbox stream reader's checkpoints: one item per reader and stream (`STREAM`, it has started) and per shard. */
+  localStreamCheckpoint: (reader: string, streamArn: string, shardId?: string) => ({
+    pk: `LOCAL_STREAM#${reader}#${streamArn}`,
+    sk: shardId === undefined ? 'STREAM' : `SHARD#${shardId}`,
+  }),
+  /** A delivery the sandbox's in-memory queue holds a message for; indexed by merchant so a restart finds its own. */
+  localQueuedDelivery: (deliveryId: string) => ({ pk: `LOCAL_QUEUED_DELIVERY#${deliveryId}`, sk: 'LOCAL_QUEUED_DELIVERY' }),
+  localQueuedDeliveries: (merchantId: string, deliveryId: string) => ({ gsi1pk: 'LOCAL_QUEUED_DELIVERIES', gsi1sk: `${merchantId}#${deliveryId}` }),
 };

@@ -53,6 +53,7 @@ export async function startTestSandbox(
     gatewayTimeoutMs: options.gatewayTimeoutMs,
     logLevel: options.logLevel ?? 'SILENT',
     ownsMerchant: (merchantId) => owned.has(merchantId),
+    streamReaderId: options.restartOf?.streamReaderId,
   });
   return {
     ...sandbox,

@@ -1,0 +1,86 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Clock } from '../../shared/clock.ts';
+import type { MessageQueue } from '../../shared/background/message-queue.ts';
+import { batchGetItems } from '../../shared/store/index-queries.ts';
+import { keys } from '../../shared/store/keys.ts';
+import { tableDefinition } from '../../shared/store/table-definition.ts';
+import type { DeliveryMessage, WebhookDelivery } from '../../shared/webhooks/delivery.ts';
+import type { LocalQueue } from './local-queue.ts';
+
+/**
+ * SQS keeps a delivery's retry message across anything; the sandbox's queue lives in memory. So every delivery
+ * queued in the sandbox leaves a small item in the table (indexed by merchant, so a restart reads only its own
+ * without a Scan), and recover() queues again those still pending or retrying, at their nextRetryAt.
+ */
+export class OpenDeliveries {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly clock: Clock,
+    private readonly owns: (merchantId: string) => boolean,
+    private readonly queue: LocalQueue,
+  ) {}
+
+  /** The queue the workers send to: the in-memory one, each delivery noted in the table first. */
+  tracked(): MessageQueue {
+    return {
+      send: async (body, options) => {
+        await this.note((body as DeliveryMessage).deliveryId);
+        await this.queue.send(body, options);
+      },
+      changeVisibility: (handle, seconds) => this.queue.changeVisibility(handle, seconds),
+    };
+  }
+
+  private async note(deliveryId: string): Promise<void> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.webhookDelivery(deliveryId), ProjectionExpression: 'merchantId' }),
+    );
+    if (!Item) return;
+    const merchantId = Item.merchantId as string;
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...keys.localQueuedDelivery(deliveryId), ...keys.localQueuedDeliveries(merchantId, deliveryId), type: 'local_queued_delivery', deliveryId },
+      }),
+    );
+  }
+
+  /** Queues again this sandbox's unfinished deliveries; forgets the finished ones. Returns how many were queued. */
+  async recover(): Promise<number> {
+    const mine: string[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: tableDefinition.gsi1.name,
+          KeyConditionExpression: 'gsi1pk = :p',
+          ExpressionAttributeValues: { ':p': keys.localQueuedDeliveries('', '').gsi1pk },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const entry of page.Items ?? []) {
+        const [merchantId, deliveryId] = (entry.gsi1sk as string).split('#') as [string, string];
+        if (this.owns(merchantId)) mine.push(deliveryId);
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+
+    let queued = 0;
+    const deliveries = new Map(
+      (await batchGetItems(this.db, this.tableName, mine.map((id) => keys.webhookDelivery(id)))).map((item) => [item.id as string, item as unknown as WebhookDelivery]),
+    );
+    for (const deliveryId of mine) {
+      const delivery = deliveries.get(deliveryId);
+      if (delivery && (delivery.state === 'pending' || delivery.state === 'retrying')) {
+        const visibleAt = Math.max(this.clock.now(), delivery.nextRetryAt ? Date.parse(delivery.nextRetryAt) : 0);
+        this.queue.restore({ deliveryId } satisfies DeliveryMessage, { visibleAt, receiveCount: delivery.automaticAttemptCount });
+        queued += 1;
+      } else {
+        await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.localQueuedDelivery(deliveryId) }));
+      }
+    }
+    return queued;
+  }
+}
