@@ -81,8 +81,12 @@ export class LocalScheduler implements OneTimeScheduler {
       .map(([name, s]) => ({ name, payload: s.payload }));
   }
 
-  /** A fired schedule deletes itself, as ActionAfterCompletion DELETE does in AWS. */
+  /**
+   * A fired schedule leaves the timers but keeps its item until the planner deletes it as its session closes. In AWS
+   * it deletes itself (ActionAfterCompletion DELETE) because SQS then holds the hand-over message durably; the
+   * sandbox's queue is in memory, so a restart before the expiry fires it again (the expiry is idempotent).
+   */
   async fired(name: string): Promise<void> {
-    await this.cancel(name);
+    this.pending.delete(name);
   }
 }

@@ -67,6 +67,22 @@ describe('timed session expiry in the sandbox', () => {
     expect(eventsAt('/restart').map((e) => e.envelope.data)).toEqual([{ sessionReference: session.reference, reason: 'expired', failureCount: 0, maxFailures: null }]);
   });
 
+  it('expires on time after a restart between the early schedule and expiresAt (the hand-over message was in memory)', async () => {
+    const { keys } = await merchantWithEndpoint('/handover-restart');
+    const session = await createSession(keys.secretTest);
+    await sandbox.background.drain();
+    sandbox.advance(120 - SCHEDULE_LEAD_SECONDS);
+    await sandbox.background.drain();
+    expect(sandbox.background.queues.sessionExpiry.depth).toBe(1);
+
+    await sandbox.stop();
+    sandbox = await startTestSandbox({ restartOf: sandbox });
+    sandbox.advance(SCHEDULE_LEAD_SECONDS);
+    await sandbox.background.drain();
+
+    expect(eventsAt('/handover-restart').map((e) => e.envelope.data)).toEqual([{ sessionReference: session.reference, reason: 'expired', failureCount: 0, maxFailures: null }]);
+  });
+
   it('does not expire a session whose charge is at the bank', async () => {
     const { keys } = await merchantWithEndpoint('/in-flight');
     const session = await createSession(keys.secretTest);
