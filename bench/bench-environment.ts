@@ -8,6 +8,7 @@ import { createMerchant } from '../shared/admin/merchant-admin.ts';
 import { OPERATION_CLASSES } from '../shared/domain/merchant.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { CallCounter } from '../shared/observability/call-counter.ts';
+import { countStandIns } from './stand-in-counting.ts';
 
 /** One request of a benchmark, built afresh for each send. */
 export interface BenchRequest {
@@ -38,7 +39,8 @@ export interface BenchEnvironment {
   dynamo: DynamoLocal;
   tableName: string;
   /**
-   * Counts every AWS SDK call of the sandbox's clients, with DynamoDB's consumed capacity: calls made while
+   * Counts every AWS SDK call of the sandbox's clients, with DynamoDB's consumed capacity, and the stand-ins' calls
+   * as the SQS, Scheduler, KMS and Lambda calls they replace (bench/stand-in-counting.ts): calls made while
    * serving an API request under REQUEST_SCOPE, the in-process workers' calls (stream, queues, scheduler) unscoped.
    */
   counter: CallCounter;
@@ -86,6 +88,8 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     instrumentClient: (client) => counter.attach(client),
   });
   scopeRequests(sandbox.server.server, counter);
+  // SQS, Scheduler and KMS are in-process stand-ins here, not SDK clients: counted as the AWS calls they replace.
+  countStandIns(sandbox, counter);
 
   const send: BenchEnvironment['send'] = async (request) => {
     const { method, path, body } = request;

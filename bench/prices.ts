@@ -16,6 +16,16 @@
  *
  * DynamoDB bills a transactional read or write as two units per unit of item size; a write also costs one
  * unit per index it changes. Data transfer, storage, logs and X-Ray are left out: they do not scale with calls.
+ *
+ * What each counted call is billed as (bench/stand-in-counting.ts counts them, bench/cost-model.ts prices them):
+ * - Lambda: one request per invocation, API functions and workers alike, and duration in GB-seconds at the
+ *   function's memory (256 MB arm64 for all, infra/constructs/service-function.ts), rounded up to the millisecond.
+ * - SQS: every request, including the ones the Lambda event source mapping makes for a worker (ReceiveMessage,
+ *   DeleteMessageBatch): they are the account's SQS requests. The mapping's empty long polls while a queue is idle
+ *   are a fixed cost per queue, not per session, and are left out. Up to 64 KB per request: our messages are small.
+ * - EventBridge Scheduler: billed per schedule invocation; CreateSchedule and DeleteSchedule are not billed.
+ * - KMS: GenerateDataKey, Decrypt and GenerateMac (HMAC key) are all in the symmetric request price above.
+ * - DynamoDB Streams: GetRecords made by a Lambda trigger is free, so the stream workers' polling costs nothing.
  */
 export const PRICES_USD = {
   lambdaRequest: 0.2 / 1e6,

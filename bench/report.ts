@@ -3,7 +3,7 @@ import type { ColdStartResult } from './cold-start.ts';
 import type { LifecycleCost } from './cost-model.ts';
 import type { LoadResult } from './http-load.ts';
 import { RAW_OPERATIONS, type RawRoundTrips, type StorageFloor } from './raw-round-trips.ts';
-import type { RouteRoundTrips } from './round-trips.ts';
+import type { BackgroundWork, RouteRoundTrips } from './round-trips.ts';
 import type { BenchSettings } from './bench-settings.ts';
 import type { ThroughputResult } from './throughput.ts';
 import type { TimelinessRound } from './timeliness.ts';
@@ -33,6 +33,8 @@ export interface BenchResult {
   machine: { cpus: string; cores: number; memoryGiB: number; node: string; platform: string; loadAverage: number[] };
   settings: BenchSettings;
   routes: RouteReport[];
+  /** The workers' calls of a session left open until expiresAt, which no request sets off. */
+  timedExpiry: BackgroundWork | NotMeasured;
   coldStart: ColdStartResult;
   throughput: ThroughputResult;
   timeliness: {
@@ -98,18 +100,27 @@ export function formatReport(r: BenchResult): string {
   out.push('\n## 2. Round trips per request (AWS SDK calls counted by shared/observability/call-counter.ts)');
   out.push(
     table(
-      ['operation', 'cold (caches empty)', `steady (mean of ${r.settings.countSamples})`, `under load (${r.settings.connections} connections)`, 'workers, per request (steady)', 'capacity units, steady'],
-      r.routes.map((x) => [
-        x.label,
-        x.notMeasured ? `not measured: ${x.notMeasured}` : calls(x.roundTrips?.cold),
-        calls(x.roundTrips?.steady),
-        calls(x.underLoad),
-        calls(x.roundTrips?.workers),
-        x.roundTrips ? x.roundTrips.steady.map((c) => `${c.command} ${+c.capacityUnits.toFixed(2)}`).join(', ') : '-',
-      ]),
+      ['operation', 'cold (caches empty)', `steady (mean of ${r.settings.countSamples})`, `under load (${r.settings.connections} connections)`, 'workers, per request (steady)', 'workers ms', 'capacity units, steady'],
+      [
+        ...r.routes.map((x) => [
+          x.label,
+          x.notMeasured ? `not measured: ${x.notMeasured}` : calls(x.roundTrips?.cold),
+          calls(x.roundTrips?.steady),
+          calls(x.underLoad),
+          calls(x.roundTrips?.workers),
+          ms(x.roundTrips?.workersMs),
+          x.roundTrips ? x.roundTrips.steady.map((c) => `${c.command} ${+c.capacityUnits.toFixed(2)}`).join(', ') : '-',
+        ]),
+        'notMeasured' in r.timedExpiry
+          ? ['session reaches expiresAt (no request)', `not measured: ${r.timedExpiry.notMeasured}`, '-', '-', '-', '-', '-']
+          : ['session reaches expiresAt (no request)', '-', '-', '-', calls(r.timedExpiry.workers), ms(r.timedExpiry.workersMs), '-'],
+      ],
     ),
   );
-  out.push('Reasons for each call: docs/round-trips.md. KMS, SQS and Scheduler have local stand-ins in the sandbox, so only AWS SDK clients the sandbox creates are counted.');
+  out.push(
+    'Reasons for each call: docs/round-trips.md. KMS, SQS and Scheduler are in-process stand-ins in the sandbox, counted as the AWS calls they replace, ' +
+      'with "Lambda <worker>" for each worker invocation (bench/stand-in-counting.ts); workers ms: drain after the request minus an idle drain.',
+  );
 
   const cs = r.coldStart;
   out.push(`\n## 3. Cold start (bundled as infra/constructs/service-function.ts does; targets <= ${kb(TARGETS.bundleBytes)}, load ratio <= ${TARGETS.loadRatio})`);

@@ -13,11 +13,11 @@ import { keys } from '../shared/store/keys.ts';
 import { REQUEST_SCOPE, startBenchEnvironment } from './bench-environment.ts';
 import { benchSettings } from './bench-settings.ts';
 import { measureColdStarts } from './cold-start.ts';
-import { costPer1000Sessions, type MeasuredRoute } from './cost-model.ts';
+import { costPer1000Sessions, TIMED_EXPIRY, type MeasuredRoute } from './cost-model.ts';
 import { runHttpLoad } from './http-load.ts';
 import { measureRawRoundTrips, RAW_OPERATIONS, storageFloor } from './raw-round-trips.ts';
 import { formatReport, type BenchResult, type NotMeasured, type RouteReport } from './report.ts';
-import { countRoundTrips } from './round-trips.ts';
+import { countRoundTrips, countTimedExpiry } from './round-trips.ts';
 import { notMeasuredReason, routeIdOf, routeScenarios, type ScenarioContext } from './route-scenarios.ts';
 import { measureThroughput, THROUGHPUT_MIX } from './throughput.ts';
 import { startTimeliness } from './timeliness.ts';
@@ -61,6 +61,8 @@ async function main() {
       else reportOf(scenario.label).roundTrips = counted;
     }
     const runnable = routeScenarios.filter((s) => !reportOf(s.label).notMeasured);
+    log(`counting round trips: ${TIMED_EXPIRY} (workers only)`);
+    const timedExpiry = await attempt(() => countTimedExpiry(env, ctx.writer, settings.countSamples));
 
     const [reference] = await env.createSessions(ctx.writer, 1);
     const { Item: sessionItem } = await env.sandbox.deps.db.send(new GetCommand({ TableName: env.tableName, Key: keys.session(reference!) }));
@@ -119,7 +121,10 @@ async function main() {
     const coldStart = await measureColdStarts(join(RESULTS_DIR, 'bundles'), settings.coldStartSpawns);
 
     const measured = new Map<string, MeasuredRoute>();
-    for (const x of reports) if (x.roundTrips && x.latency) measured.set(x.label, { steady: x.roundTrips.steady, p50Ms: x.latency.p50 });
+    for (const x of reports) {
+      if (x.roundTrips && x.latency) measured.set(x.label, { steady: x.roundTrips.steady, workers: x.roundTrips.workers, workersMs: x.roundTrips.workersMs, p50Ms: x.latency.p50 });
+    }
+    if (!('notMeasured' in timedExpiry)) measured.set(TIMED_EXPIRY, { steady: [], p50Ms: 0, ...timedExpiry });
 
     result = {
       startedAt,
@@ -134,6 +139,7 @@ async function main() {
       },
       settings,
       routes: reports,
+      timedExpiry,
       coldStart,
       throughput,
       timeliness,

@@ -8,7 +8,7 @@ import { APPROVING_PAYMENT } from './route-scenarios.ts';
 const EVENTS = ['session.expired', 'charge.approved'] as const;
 type TimedEvent = (typeof EVENTS)[number];
 /** The shortest session the API allows: its expiry is crossed by moving the sandbox clock. */
-const SHORT_SESSION_MINUTES = 2;
+export const SHORT_SESSION_MINUTES = 2;
 const WAIT_FOR_DELIVERIES_MS = 60_000;
 const CHARGE_CONCURRENCY = 4;
 

@@ -28,7 +28,7 @@ export const UNSCOPED = 'unscoped';
 export interface CallCount {
   /** The `within` scope the call was made in, or UNSCOPED. */
   scope: string;
-  /** Client name without "Client": DynamoDB, KMS, SQS, Scheduler. */
+  /** Client name without "Client": DynamoDB, KMS, SQS, Scheduler; Lambda for invocations recorded by `record`. */
   service: string;
   /** Command name without "Command": GetItem, TransactWriteItems, Decrypt. */
   command: string;
@@ -48,6 +48,8 @@ type ConsumedCapacity = { CapacityUnits?: number };
 export class CallCounter {
   private readonly counts = new Map<string, CallCount>();
   private readonly scopes = new AsyncLocalStorage<string>();
+  /** Set inside `uncounted` work (a stand-in's own storage): its calls are not AWS calls. */
+  private readonly inStandIn = new AsyncLocalStorage<true>();
 
   /**
    * @param options.measureCapacity asks DynamoDB for ReturnConsumedCapacity=TOTAL on every call, so that cost
@@ -58,6 +60,7 @@ export class CallCounter {
   attach(client: InstrumentableClient): void {
     client.middlewareStack.add(
       (next, context) => async (args: { input: Record<string, unknown> }) => {
+        if (this.inStandIn.getStore()) return next(args);
         const service = (context.clientName ?? 'Unknown').replace(/Client$/, '');
         const entry = this.entry(this.scopes.getStore() ?? UNSCOPED, service, (context.commandName ?? 'Unknown').replace(/Command$/, ''));
         entry.calls += 1;
@@ -74,6 +77,28 @@ export class CallCounter {
   /** Runs `work` so that every call it makes, however deep in its async chain, is counted under `scope`. */
   within<T>(scope: string, work: () => T): T {
     return this.scopes.run(scope, work);
+  }
+
+  /** Counts `calls` of an AWS call that no SDK client makes here (a Lambda invocation), in the current scope. */
+  record(service: string, command: string, calls = 1): void {
+    if (!this.inStandIn.getStore()) this.entry(this.scopes.getStore() ?? UNSCOPED, service, command).calls += calls;
+  }
+
+  /**
+   * Runs `work`, a local stand-in of one AWS call (an in-memory queue for SQS SendMessage), and counts it as that
+   * call in the current scope; see `uncounted` for the calls the stand-in makes itself.
+   */
+  standIn<T>(service: string, command: string, work: () => Promise<T>): Promise<T> {
+    this.record(service, command);
+    return this.uncounted(work);
+  }
+
+  /**
+   * Runs `work` without counting its SDK calls or the stand-ins it calls: local machinery (a stand-in's own
+   * storage, the sandbox's stream checkpoints) that AWS would not see as calls.
+   */
+  uncounted<T>(work: () => Promise<T>): Promise<T> {
+    return this.inStandIn.getStore() ? work() : this.inStandIn.run(true, work);
   }
 
   snapshot(): CallSnapshot {
