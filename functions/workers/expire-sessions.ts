@@ -1,11 +1,11 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { requireMerchant } from '../../shared/admin/merchant-admin.ts';
 import { defineWorker } from '../../shared/background/define-worker.ts';
 import type { Deps } from '../../shared/deps.ts';
 import { sessionExpiredEvent } from '../../shared/domain/events.ts';
 import { handoverDelaySeconds } from '../../shared/domain/expiry-timing.ts';
 import { stateOf } from '../../shared/domain/session.ts';
-import type { Merchant } from '../../shared/domain/merchant.ts';
 import { decideTimedExpiry, isFinal, isInFlight } from '../../shared/domain/session-state.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import { RECONCILE_AFTER_MS, settleStaleAttempt } from '../checkout/charge-attempt.ts';
@@ -32,7 +32,7 @@ async function expire(record: SQSRecord, deps: Deps): Promise<void> {
     if (!session) return;
     const now = deps.clock.now();
     const expiresAt = Date.parse(session.expiresAt);
-    const merchant = () => requireMerchant(deps, session!.merchantId);
+    const merchant = () => requireMerchant(deps.merchants, session!.merchantId);
     if (isInFlight(session.status) && now >= expiresAt) {
       session = await settleStaleAttempt(deps, await merchant(), session, now);
       if (isInFlight(session.status)) {
@@ -58,12 +58,6 @@ async function expire(record: SQSRecord, deps: Deps): Promise<void> {
       if (!(error instanceof ConditionFailedError) || attempt >= MAX_DECISIONS) throw error;
     }
   }
-}
-
-async function requireMerchant(deps: Deps, merchantId: string): Promise<Merchant> {
-  const merchant = await deps.merchants.get(merchantId);
-  if (!merchant) throw new Error(`Merchant ${merchantId} of a session does not exist`);
-  return merchant;
 }
 
 export const { build, handler } = defineWorker('expireSessions', (event: SQSEvent, deps): Promise<SQSBatchResponse> =>
