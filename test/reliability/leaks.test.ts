@@ -156,6 +156,7 @@ describe('leaks', { timeout: SUITE_TIMEOUT_MS }, () => {
         { source: 'e', text: 'Authorization: Bearer sk_test_abcdefghijklmnop' },
         { source: 'f', text: `pw ${AUTH_PASSWORD}` },
         { source: 'g', text: 'at 1763700000000 and id 4111111111111112, txn_4111111111111111abc' },
+        { source: 'h', text: '{"id":"46904062-5995-4143-aaa1-bb4a615dfc49","number":"4111-1111-1111-1111"}' },
       ],
       { cvvs: CVVS, secrets: [AUTH_PASSWORD] },
     );
@@ -166,6 +167,7 @@ describe('leaks', { timeout: SUITE_TIMEOUT_MS }, () => {
       ['d', 'webhook_secret'],
       ['e', 'api_key'],
       ['f', 'credential'],
+      ['h', 'card_number'],
     ]);
   });
 });

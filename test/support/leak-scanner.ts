@@ -20,6 +20,9 @@ export interface LeakRules {
 
 // Delimited by anything but letters and digits: a run inside an id or a base64 fingerprint is not a card number.
 const DIGIT_RUN = /(?<![0-9A-Za-z])\d(?:[ -]?\d){12,18}(?![0-9A-Za-z])/g;
+// Our ids are UUIDs; one whose first groups are all digits (46904062-5995-4143-...) reads as a dashed digit run that
+// passes Luhn about 46 times in a million. A card is never shaped 8-4-4-4-12 in hex, so UUIDs are set aside first.
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 const WEBHOOK_SECRET = /whsec_[0-9A-Za-z]{8,}/g;
 const API_KEY = /\b(?:sk|rk)_(?:test|live)_[0-9A-Za-z]{8,}/g;
 
@@ -44,7 +47,7 @@ export function scanForLeaks(texts: { source: string; text: string }[], rules: L
   const findings: LeakFinding[] = [];
   const cvvPatterns = (rules.cvvs ?? []).map((cvv) => new RegExp(`"?(?:cvv|cvc|securityCode)"?\\s*[:=]\\s*"?${cvv}\\b`, 'i'));
   for (const { source, text } of texts) {
-    for (const match of text.matchAll(DIGIT_RUN)) {
+    for (const match of text.replace(UUID, 'uuid').matchAll(DIGIT_RUN)) {
       const digits = match[0].replace(/[ -]/g, '');
       // Epoch milliseconds and similar counters are 13 digits too; a leaked card also starts with a card prefix (2-6).
       if (digits.length >= 13 && /^[2-6]/.test(digits) && luhnValid(digits)) findings.push({ source, kind: 'card_number', excerpt: mask(digits) });
