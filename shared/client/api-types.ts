@@ -2,7 +2,7 @@
  * The client's request and response types, derived from the zod schemas the API validates with and documents in
  * /v1/openapi.json: a change to a schema changes these types, the document and the validation together.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { CardListSchema, CardSchema, CreateChargeBodySchema, ListCardsQuerySchema } from '../schemas/card-schemas.ts';
 import type { CreateSessionBodySchema, ListSessionsQuerySchema, SessionListSchema, SessionSchema } from '../schemas/session-schemas.ts';
 import type {

@@ -3,7 +3,7 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { depsFromEnvironment, type Deps } from '../deps.ts';
 import { processTracer } from '../observability/tracer.ts';
 import { routes, type RouteId } from '../routes.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CARD_STATUSES, GATEWAY_AUTH_STATUSES } from '../domain/stored-card.ts';
 
 const SvcToken = z.string().regex(/^tok_svc_[0-9A-Za-z]{1,64}$/, { error: 'must be a stored card token (tok_svc_...)' });

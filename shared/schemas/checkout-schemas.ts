@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CURRENCIES } from '../domain/merchant.ts';
 import { DOCUMENT_TYPES } from '../domain/prefill.ts';
 import { CLOSED_REASONS, SESSION_STATUSES } from '../domain/session-state.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CURRENCIES } from '../domain/merchant.ts';
 import { DOCUMENT_TYPES, normalisePrefill, prefillIssues } from '../domain/prefill.ts';
 import { SESSION_DURATION_MINUTES } from '../domain/session.ts';

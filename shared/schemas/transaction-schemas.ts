@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CURRENCIES, GATEWAY_IDS } from '../domain/merchant.ts';
 import { DOCUMENT_TYPES } from '../domain/prefill.ts';
 import { TRANSACTION_STATUSES } from '../domain/transaction.ts';

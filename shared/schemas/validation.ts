@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ValidationError } from '../errors.ts';
 
 /** Where an input came from, for the field name in errors: body fields bare, others prefixed. */

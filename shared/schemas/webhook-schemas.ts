@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EVENT_TYPES } from '../domain/events.ts';
 import { DELIVERY_STATES } from '../webhooks/delivery.ts';
 import { AUTH_TYPES, ENDPOINT_STATUSES } from '../webhooks/endpoint.ts';
