@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { DockerImage, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { IRestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   AllowedMethods,
@@ -24,9 +24,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CHECKOUT_PATH, writeCheckout } from '../../checkout/build.ts';
 import { ASSET_CACHE_CONTROL, CHECKOUT_CSP, CHECKOUT_PERMISSIONS_POLICY, CHECKOUT_SECURITY_HEADERS, PAGE_CACHE_CONTROL } from '../../checkout/page-headers.ts';
 import { DEFAULT_CHECKOUT_BASE_URL, type StageConfig } from '../stage-config.ts';
@@ -140,7 +138,7 @@ export class CheckoutSite extends Construct {
     });
     this.url = `https://${this.distribution.distributionDomainName}`;
 
-    const source = Source.asset(assetDir ?? freshBuild());
+    const source = assetDir ? Source.asset(assetDir) : freshBuild();
     // Both deployments run in CDK's one handler function: they must name the same log group, given a retention here.
     const deploymentLogs = new LogGroup(this, 'DeploymentLogs', { retention: config.logRetention, removalPolicy: config.removalPolicy });
     // Assets first, never pruned: a page already open keeps loading the assets it names after a new deployment.
@@ -196,9 +194,18 @@ export class CheckoutSite extends Construct {
   }
 }
 
-/** The page built now, so a deployment never ships a stale checkout/dist. */
-function freshBuild(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'checkout-site-'));
-  writeCheckout(dir);
-  return dir;
+const CHECKOUT_SOURCES = fileURLToPath(new URL('../../checkout/', import.meta.url));
+
+/**
+ * The page built at synth by CDK's local bundling into its own staging folder, so a deployment never ships a stale
+ * checkout/dist and nothing is left in a temporary folder. The image is never pulled: local bundling always succeeds.
+ */
+function freshBuild() {
+  return Source.asset(CHECKOUT_SOURCES, {
+    exclude: ['dist'],
+    bundling: {
+      image: DockerImage.fromRegistry('unused-local-bundling'),
+      local: { tryBundle: (outputDir) => (writeCheckout(outputDir), true) },
+    },
+  });
 }
