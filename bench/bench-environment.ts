@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDynamoLocal, type DynamoLocal } from '../infra/sandbox/dynamodb-local.ts';
@@ -44,7 +46,13 @@ export interface BenchEnvironment {
    * serving an API request under REQUEST_SCOPE, the in-process workers' calls (stream, queues, scheduler) unscoped.
    */
   counter: CallCounter;
-  newMerchant(): Promise<BenchMerchant>;
+  /**
+   * A merchant with unreachable limits. With `webhooks`, it subscribes one endpoint (all events) at the
+   * environment's local receiver, so its sessions' events are delivered as a real merchant's are.
+   */
+  newMerchant(options?: { webhooks?: boolean }): Promise<BenchMerchant>;
+  /** Webhook deliveries the local receiver has answered. */
+  webhooksReceived(): number;
   /** One request; its onResponse, if any, is called as autocannon would. */
   send(request: BenchRequest): Promise<{ status: number; body: any }>;
   /** Creates sessions through the API, a few at a time, and returns their references. */
@@ -72,6 +80,24 @@ function scopeRequests(server: Server, counter: CallCounter): void {
   for (const listener of listeners) server.on('request', (req: IncomingMessage, res: ServerResponse) => counter.within(REQUEST_SCOPE, () => listener(req, res)));
 }
 
+/** A merchant's webhook endpoint on 127.0.0.1 that answers every delivery with 200 at once. */
+async function startWebhookReceiver() {
+  let received = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/bench-webhooks`,
+    received: () => received,
+    stop: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
 /**
  * Its own DynamoDB Local (in memory, free port) and its own sandbox (port 0, keys in a temporary directory), so
  * the developer's .sandbox/ data is never touched.
@@ -90,6 +116,7 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
   scopeRequests(sandbox.server.server, counter);
   // SQS, Scheduler and KMS are in-process stand-ins here, not SDK clients: counted as the AWS calls they replace.
   countStandIns(sandbox, counter);
+  const receiver = await startWebhookReceiver();
 
   const send: BenchEnvironment['send'] = async (request) => {
     const { method, path, body } = request;
@@ -105,11 +132,16 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     tableName: TABLE_NAME,
     counter,
     send,
-    async newMerchant() {
+    async newMerchant({ webhooks = false } = {}) {
       const { merchant, keys } = await createMerchant(sandbox.deps, { name: 'Bench merchant', now: new Date(sandbox.clock.now()) });
       await sandbox.deps.merchants.update(merchant.id, { rateLimits: UNTHROTTLED });
+      if (webhooks) {
+        const endpoint = await send({ method: 'POST', path: '/v1/webhooks/endpoints', key: keys.secretTest, body: { url: receiver.url, description: 'bench receiver' } });
+        if (endpoint.status !== 201) throw new Error(`Subscribing the bench receiver answered ${endpoint.status}: ${JSON.stringify(endpoint.body)}`);
+      }
       return { id: merchant.id, key: keys.secretTest };
     },
+    webhooksReceived: receiver.received,
     async createSessions(merchant, count, body = BENCH_SESSION_BODY) {
       const references: string[] = [];
       let started = 0;
@@ -126,6 +158,7 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
     },
     async stop() {
       await sandbox.stop();
+      await receiver.stop();
       await dynamo.stop();
       rmSync(keyDir, { recursive: true, force: true });
     },

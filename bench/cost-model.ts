@@ -1,3 +1,4 @@
+import { POLL_MS } from '../checkout/src/session-poller.ts';
 import type { CallCount } from '../shared/observability/call-counter.ts';
 import { PRICES_USD, type PriceItem } from './prices.ts';
 import { LAMBDA } from './stand-in-counting.ts';
@@ -26,16 +27,20 @@ interface LifecycleStep {
   alsoBackground?: string;
 }
 
-/** The checkout page reads its session every 3 s (README, Checkout); a buyer is assumed to spend a minute on it. */
-const CHECKOUT_READS = 60 / 3;
+/**
+ * A buyer is assumed to spend a minute on the checkout with the page in front: it reads its session once when it
+ * opens, then every POLL_MS while visible (README, Checkout page); it stops at the charge's answer.
+ */
+const CHECKOUT_READS = 1 + 60_000 / POLL_MS;
 
 /**
  * Measured per request in bench section 2 (workers drained after each): the expiry schedule's planning (Lambda,
- * Scheduler) and webhook dispatch. The bench merchants subscribe no endpoint, so no delivery is sent (no SQS
- * message, no sendWebhooks invocation, no KMS Decrypt); timed expiry (hand-over, expireSessions) does not happen
- * for sessions closed before expiresAt.
+ * Scheduler), and the webhook of the session's close (session.expired or charge.approved) dispatched and
+ * delivered to the merchant's one endpoint (bench-environment.ts: a local receiver that answers 200): the
+ * delivery's write, SQS send, receive and delete, the sendWebhooks invocation and its KMS call. Timed expiry
+ * (hand-over, expireSessions) does not happen for sessions closed before expiresAt.
  */
-const WORKERS: LifecycleStep = { step: 'workers the steps above set off (expiry schedule, webhook dispatch; no endpoint subscribed)', workers: true };
+const WORKERS: LifecycleStep = { step: 'workers the steps above set off (expiry schedule, webhook dispatch and delivery to one endpoint)', workers: true };
 
 /** The label run.ts measures a session's timed expiry under (bench/round-trips.ts countTimedExpiry). */
 export const TIMED_EXPIRY = 'session reaches expiresAt';
@@ -47,7 +52,7 @@ const SESSION_LIFECYCLES: Record<string, LifecycleStep[]> = {
     { step: 'merchant reads it once', scenario: 'get session' },
     // The page's HTML, script and stylesheet come from CloudFront: three requests on a first visit.
     {
-      step: `buyer on the checkout for a minute (page on CloudFront, ${CHECKOUT_READS} session reads)`,
+      step: `buyer on the checkout for a minute (page on CloudFront; ${CHECKOUT_READS} session reads: on opening, then every ${POLL_MS / 1000} s)`,
       scenario: 'checkout page reads the session',
       times: CHECKOUT_READS,
       alsoRequests: { cloudFrontHttpsRequest: 3 },
@@ -65,7 +70,7 @@ const SESSION_LIFECYCLES: Record<string, LifecycleStep[]> = {
     { step: 'merchant creates the session', scenario: 'create session' },
     { step: 'merchant reads it once', scenario: 'get session' },
     {
-      step: 'workers: expiry schedule, its firing, hand-over, expireSessions, webhook dispatch (no endpoint subscribed)',
+      step: 'workers: expiry schedule, its firing, hand-over, expireSessions, webhook dispatch and delivery to one endpoint',
       workers: true,
       alsoBackground: TIMED_EXPIRY,
     },

@@ -24,7 +24,7 @@
  *   DeleteMessageBatch): they are the account's SQS requests. The mapping's empty long polls while a queue is idle
  *   are a fixed cost per queue, not per session, and are left out. Up to 64 KB per request: our messages are small.
  * - EventBridge Scheduler: billed per schedule invocation; CreateSchedule and DeleteSchedule are not billed.
- * - KMS: GenerateDataKey, Decrypt and GenerateMac (HMAC key) are all in the symmetric request price above.
+ * - KMS: Encrypt, Decrypt and GenerateMac (HMAC key) are all in the symmetric request price above.
  * - DynamoDB Streams: GetRecords made by a Lambda trigger is free, so the stream workers' polling costs nothing.
  */
 export const PRICES_USD = {

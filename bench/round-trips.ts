@@ -14,6 +14,8 @@ export interface RouteRoundTrips {
    * the workers' invocations took together, stream polling included, so an upper bound of their billed duration.
    */
   workersMs: number;
+  /** Per request, webhooks the merchant's receiver got while the workers drained (bench merchants subscribe one endpoint). */
+  webhooksDelivered: number;
   samples: number;
 }
 
@@ -48,11 +50,12 @@ export async function countRoundTrips(env: BenchEnvironment, next: () => BenchRe
     const request = next();
     const idleDrain = await timed(() => sandbox.background.drain());
     const before = counter.snapshot();
+    const webhooksBefore = env.webhooksReceived();
     const res = await env.send(request);
     if (res.status >= 300) throw new Error(`${request.method} ${request.path} answered ${res.status}: ${JSON.stringify(res.body)}`);
     const calls = counter.since(before, REQUEST_SCOPE);
     const drain = await timed(() => sandbox.background.drain());
-    return { calls, workers: counter.since(before, UNSCOPED), workersMs: Math.max(0, drain - idleDrain) };
+    return { calls, workers: counter.since(before, UNSCOPED), workersMs: Math.max(0, drain - idleDrain), webhooks: env.webhooksReceived() - webhooksBefore };
   };
 
   sandbox.clock.advance(sandbox.deps.config.keyCacheTtlMs + 1000);
@@ -60,13 +63,15 @@ export async function countRoundTrips(env: BenchEnvironment, next: () => BenchRe
   const steady: CallCount[][] = [];
   const workers: CallCount[][] = [];
   let workersMs = 0;
+  let webhooks = 0;
   for (let i = 0; i < samples; i++) {
     const one = await sendOne();
     steady.push(one.calls);
     workers.push(one.workers);
     workersMs += one.workersMs;
+    webhooks += one.webhooks;
   }
-  return { cold, steady: meanPerRequest(steady), workers: meanPerRequest(workers), workersMs: workersMs / samples, samples };
+  return { cold, steady: meanPerRequest(steady), workers: meanPerRequest(workers), workersMs: workersMs / samples, webhooksDelivered: webhooks / samples, samples };
 }
 
 export interface BackgroundWork {
@@ -74,6 +79,8 @@ export interface BackgroundWork {
   workers: CallCount[];
   /** Per session, as RouteRoundTrips.workersMs. */
   workersMs: number;
+  /** Per session, as RouteRoundTrips.webhooksDelivered. */
+  webhooksDelivered: number;
   samples: number;
 }
 
@@ -86,6 +93,7 @@ export async function countTimedExpiry(env: BenchEnvironment, merchant: BenchMer
   const { counter, sandbox } = env;
   const perSession: CallCount[][] = [];
   let workersMs = 0;
+  const webhooksBefore = env.webhooksReceived();
   for (let i = 0; i < samples; i++) {
     await env.createSessions(merchant, 1, { ...BENCH_SESSION_BODY, expiresInMinutes: SHORT_SESSION_MINUTES });
     await sandbox.background.drain();
@@ -95,5 +103,5 @@ export async function countTimedExpiry(env: BenchEnvironment, merchant: BenchMer
     workersMs += Math.max(0, (await timed(() => sandbox.background.drain())) - idleDrain);
     perSession.push(counter.since(before, UNSCOPED));
   }
-  return { workers: meanPerRequest(perSession), workersMs: workersMs / samples, samples };
+  return { workers: meanPerRequest(perSession), workersMs: workersMs / samples, webhooksDelivered: (env.webhooksReceived() - webhooksBefore) / samples, samples };
 }

@@ -15,7 +15,7 @@ import { benchSettings } from './bench-settings.ts';
 import { measureColdStarts } from './cold-start.ts';
 import { costPer1000Sessions, TIMED_EXPIRY, type MeasuredRoute } from './cost-model.ts';
 import { runHttpLoad } from './http-load.ts';
-import { measureRawRoundTrips, RAW_OPERATIONS, storageFloor } from './raw-round-trips.ts';
+import { RAW_SHARE_OF_ROUTE, rawRoundTrips, storageFloor } from './raw-round-trips.ts';
 import { formatReport, type BenchResult, type NotMeasured, type RouteReport } from './report.ts';
 import { countRoundTrips, countTimedExpiry } from './round-trips.ts';
 import { notMeasuredReason, routeIdOf, routeScenarios, type ScenarioContext } from './route-scenarios.ts';
@@ -45,7 +45,7 @@ async function main() {
   const env = await startBenchEnvironment();
   let result: BenchResult;
   try {
-    const ctx: ScenarioContext = { env, writer: await env.newMerchant(), lister: await env.newMerchant(), openSessions: [] };
+    const ctx: ScenarioContext = { env, writer: await env.newMerchant({ webhooks: true }), lister: await env.newMerchant(), openSessions: [] };
     log(`seeding ${settings.listSessions} sessions for the listing merchant`);
     await env.createSessions(ctx.lister, settings.listSessions);
 
@@ -67,7 +67,9 @@ async function main() {
     const [reference] = await env.createSessions(ctx.writer, 1);
     const { Item: sessionItem } = await env.sandbox.deps.db.send(new GetCommand({ TableName: env.tableName, Key: keys.session(reference!) }));
     // Each route is followed at once by its raw baseline: the machine's load drifts, and both sides should see the same.
-    const rawOptions = { connections: settings.connections, durationSeconds: settings.durationSeconds / RAW_OPERATIONS.length, warmupShare: settings.warmupShare };
+    // Of the kinds and sizes the route's counted calls have (a Query of its entries, a transaction of its items).
+    const rawOptions = { connections: settings.connections, durationSeconds: settings.durationSeconds * RAW_SHARE_OF_ROUTE, warmupShare: settings.warmupShare };
+    const rawCalls = rawRoundTrips(env.sandbox.deps.db, env.tableName, sessionItem!);
 
     const builders = new Map<string, Parameters<typeof runHttpLoad>[1]['next']>();
     for (const scenario of runnable) {
@@ -85,8 +87,9 @@ async function main() {
         next,
       });
       const responses = Object.values(latency.statusCounts).reduce((a, b) => a + b, 0);
-      const raw = await measureRawRoundTrips(env.sandbox.deps.db, env.tableName, sessionItem!, rawOptions);
-      const floor = storageFloor(reportOf(scenario.label).roundTrips!.steady, raw);
+      const { steady } = reportOf(scenario.label).roundTrips!;
+      const raw = await rawCalls.measureFor(steady, rawOptions);
+      const floor = storageFloor(steady, raw);
       Object.assign(reportOf(scenario.label), {
         latency,
         underLoad: env.counter.since(before, REQUEST_SCOPE).map((c) => ({ ...c, calls: c.calls / responses, capacityUnits: c.capacityUnits / responses })),

@@ -23,7 +23,7 @@ const workerIdsBy = (accepts: (trigger: WorkerDefinition['trigger']) => boolean)
  * - scheduler schedule / cancel: Scheduler CreateSchedule / DeleteSchedule; a schedule firing: one Scheduler
  *   Invocation and one Lambda invocation of the schedule's worker (its self-deletion is ActionAfterCompletion,
  *   no API call);
- * - secretBox encrypt / decrypt: KMS GenerateDataKey / Decrypt (the Encryption SDK's KMS keyring, no cache);
+ * - secretBox encrypt / decrypt: KMS Encrypt / Decrypt (shared/crypto/kms-secret-box.ts, one call each);
  *   fingerprinter: KMS GenerateMac;
  * - a stream poll: one Lambda invocation of each stream worker that has matching records, as the runner invokes
  *   them (GetRecords by a Lambda trigger is free, so the poll itself is not counted, nor the reader's checkpoints).
@@ -70,7 +70,7 @@ export function countStandIns(sandbox: Sandbox, counter: CallCounter): void {
 
   const { secretBox, fingerprinter } = deps;
   const { encrypt, decrypt } = secretBox;
-  secretBox.encrypt = (plaintext, context) => counter.standIn('KMS', 'GenerateDataKey', () => encrypt.call(secretBox, plaintext, context));
+  secretBox.encrypt = (plaintext, context) => counter.standIn('KMS', 'Encrypt', () => encrypt.call(secretBox, plaintext, context));
   secretBox.decrypt = (ciphertext, context) => counter.standIn('KMS', 'Decrypt', () => decrypt.call(secretBox, ciphertext, context));
   const { fingerprint } = fingerprinter;
   fingerprinter.fingerprint = (value) => counter.standIn('KMS', 'GenerateMac', () => fingerprint.call(fingerprinter, value));

@@ -1,11 +1,14 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Authenticator } from './auth/authenticator.ts';
+import type { BackgroundPorts } from './background/background-ports.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { readServiceConfig, type ServiceConfig } from './config.ts';
-import { cryptoFromEnvironment } from './crypto/create-crypto.ts';
+import { withOpenedSecretCache } from './crypto/opened-secret-cache.ts';
 import type { Fingerprinter, SecretBox } from './crypto/secret-box.ts';
-import { createGatewayRegistry, readGatewayConfig, type GatewayConfig, type GatewayRegistry } from './gateways/gateway-registry.ts';
+import type { GatewayRegistry } from './gateways/gateway-registry.ts';
+import { createLogger } from './observability/logger.ts';
+import { metricsFromEnvironment, type ServiceMetrics } from './observability/metrics.ts';
 import { createApiKeyStore, type ApiKeyStore } from './store/api-key-store.ts';
 import { createCardStore, type CardStore } from './store/card-store.ts';
 import { createChargeStore, type ChargeStore } from './store/charge-store.ts';
@@ -15,13 +18,10 @@ import { createMerchantStore, type MerchantStore } from './store/merchant-store.
 import { createOutboxReader, type OutboxReader } from './store/outbox.ts';
 import { createRateLimitStore, type RateLimitStore } from './store/rate-limit-store.ts';
 import { createSessionStore, type SessionStore } from './store/session-store.ts';
+import { createTransactionStore, type TransactionStore } from './store/transaction-store.ts';
 import { createWebhookDeliveryStore, type WebhookDeliveryStore } from './store/webhook-delivery-store.ts';
 import { createWebhookEndpointStore, type WebhookEndpointStore } from './store/webhook-endpoint-store.ts';
-import { backgroundFromEnvironment, type BackgroundPorts } from './background/background-ports.ts';
-import { createOAuthTokenSource, type OAuthTokenSource } from './webhooks/oauth-tokens.ts';
-import { createTransactionStore, type TransactionStore } from './store/transaction-store.ts';
-import { createLogger } from './observability/logger.ts';
-import { metricsFromEnvironment, type ServiceMetrics } from './observability/metrics.ts';
+import type { OAuthTokenSource } from './webhooks/oauth-tokens.ts';
 
 /** Everything a handler needs, built once per process: in a Lambda container from its environment, in the sandbox by the sandbox. */
 export interface Deps {
@@ -54,6 +54,19 @@ export interface Deps {
   gateways: GatewayRegistry;
 }
 
+/** The parts only some functions use. Only type imports here: a Lambda bundle holds a part's code only if its module wires it. */
+const OPTIONAL_PARTS = ['secretBox', 'fingerprinter', 'gateways', 'queues', 'scheduler', 'httpPost', 'oauthTokens'] as const satisfies readonly (keyof Deps)[];
+export type OptionalParts = Pick<Deps, (typeof OPTIONAL_PARTS)[number]>;
+/** What every function has: configuration, logging, metrics, the table and its stores. */
+export type CoreDeps = Omit<Deps, keyof OptionalParts>;
+
+/**
+ * Builds some of the optional parts. A Lambda function gets those its handler or worker module wires, from its
+ * environment: cryptoFromEnvironment (secretBox, fingerprinter), gatewaysFromEnvironment, queuesFromEnvironment,
+ * schedulerFromEnvironment, webhookHttpFromEnvironment (httpPost, oauthTokens). The sandbox passes its stand-ins.
+ */
+export type PartsFactory = (env: NodeJS.ProcessEnv, core: CoreDeps) => Partial<OptionalParts>;
+
 export interface DepsOptions {
   config: ServiceConfig;
   db: DynamoDBDocumentClient;
@@ -61,23 +74,15 @@ export interface DepsOptions {
   logger?: Logger;
   /** Default: EMF metrics when the stack set a namespace (POWERTOOLS_METRICS_NAMESPACE), none otherwise. */
   metrics?: ServiceMetrics;
-  /** Default: from the environment (KMS or LOCAL_KEY_DIR), built on first use. The sandbox passes its local keys. */
-  secretBox?: SecretBox;
-  fingerprinter?: Fingerprinter;
-  /** Default: SQS, EventBridge Scheduler and guarded outbound HTTP from the environment, each built on first use. The sandbox passes its stand-ins. */
-  background?: BackgroundPorts;
-  /** Default: from the environment (GATEWAY_*_URL), read on first use, so functions that never call a bank need none. */
-  gatewayConfig?: GatewayConfig;
+  /** The optional parts this process has, built over process.env and the core; a part none builds throws on use. */
+  parts?: readonly PartsFactory[];
 }
 
-export function createDeps({ config, db, clock = systemClock, logger = createLogger(), metrics = metricsFromEnvironment(), secretBox, fingerprinter, gatewayConfig, background }: DepsOptions): Deps {
-  const ports = background ?? backgroundFromEnvironment();
-  // Lazy: a Lambda function that never encrypts needs neither the key variables nor a KMS grant.
-  const fromEnvironment = cryptoFromEnvironment();
+export function createDeps({ config, db, clock = systemClock, logger = createLogger(), metrics = metricsFromEnvironment(), parts = [] }: DepsOptions): Deps {
   const merchants = createMerchantStore(db, config.tableName);
   const apiKeys = createApiKeyStore(db, config.tableName);
   const transactions = createTransactionStore(db, config.tableName);
-  return {
+  const core: CoreDeps = {
     clock,
     config,
     logger,
@@ -91,27 +96,31 @@ export function createDeps({ config, db, clock = systemClock, logger = createLog
     rateLimits: createRateLimitStore(db, config.tableName),
     outbox: createOutboxReader(db, config.tableName),
     cards: createCardStore(db, config.tableName),
-    secretBox: secretBox ?? fromEnvironment.secretBox,
-    fingerprinter: fingerprinter ?? fromEnvironment.fingerprinter,
     webhookEndpoints: createWebhookEndpointStore(db, config.tableName),
     webhookDeliveries: createWebhookDeliveryStore(db, config.tableName),
-    queues: ports.queues,
-    scheduler: ports.scheduler,
-    httpPost: ports.httpPost,
-    oauthTokens: createOAuthTokenSource(ports.httpPost, clock),
     transactions,
     charges: createChargeStore(db, config.tableName, transactions),
-    gateways: createGatewayRegistry(() => gatewayConfig ?? readGatewayConfig(), metrics),
   };
+  const unwired = Object.fromEntries(OPTIONAL_PARTS.map((part) => [part, notWired(part)])) as OptionalParts;
+  const wired: Partial<OptionalParts> = Object.assign({}, ...parts.map((build) => build(process.env, core)));
+  if (wired.secretBox) wired.secretBox = withOpenedSecretCache(wired.secretBox, clock);
+  return { ...core, ...unwired, ...wired };
 }
 
-let lambdaDeps: Deps | undefined;
+/** A part the function did not wire: any use throws, naming it, instead of failing somewhere deeper. */
+function notWired(part: keyof OptionalParts): unknown {
+  const fail = (): never => {
+    throw new Error(`${part} is not wired in this function: add its factory to the parts of the handler or worker module (shared/deps.ts PartsFactory), and its need to the manifest entry`);
+  };
+  // A function target, so calling it (gateways, httpPost) fails as well as reading a method (secretBox.encrypt).
+  return new Proxy(fail, { apply: fail, get: (_target, key) => (typeof key === 'string' && key !== 'then' ? fail() : undefined) });
+}
 
-/** The Lambda container's dependencies, created on first use (not at import, so modules stay side-effect free). */
-export function depsFromEnvironment(): Deps {
-  if (!lambdaDeps) {
-    const config = readServiceConfig();
-    lambdaDeps = createDeps({ config, db: createDocumentClient({ tableName: config.tableName, endpoint: process.env.DYNAMODB_ENDPOINT }) });
-  }
-  return lambdaDeps;
+/**
+ * A Lambda container's dependencies, with the optional parts its module wires; called once per container, on the
+ * first invocation (not at import, so modules stay side-effect free).
+ */
+export function depsFromEnvironment(parts: readonly PartsFactory[]): Deps {
+  const config = readServiceConfig();
+  return createDeps({ config, db: createDocumentClient({ tableName: config.tableName, endpoint: process.env.DYNAMODB_ENDPOINT }), parts });
 }

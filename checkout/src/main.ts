@@ -1,7 +1,8 @@
 /**
  * The checkout page: reads the session named in ?session=, shows the form that fits it, sends the charge (and the
- * OTP when the bank asks for one), and follows the session while the page is open: a session that closes
- * elsewhere (time, merchant, another tab) is shown closed within one poll.
+ * OTP when the bank asks for one), and follows the session while the page is open: expiry at expiresAt is shown
+ * on time without a read, and a session that closes elsewhere (merchant, another tab) within one poll while the
+ * page is visible (session-poller.ts).
  */
 import type { ClosedReason } from '../../shared/domain/session-state.ts';
 import { chargeCard, confirmOtp, getCheckoutSession, type ApiAnswer, type ChargeResult, type CheckoutSession } from './checkout-api.ts';
@@ -11,10 +12,9 @@ import { formatAmount } from './money.ts';
 import { OtpForm } from './otp-form.ts';
 import { PaymentForm } from './payment-form.ts';
 import { ServerClock } from './server-clock.ts';
+import { POLL_MS, SessionPoller, WAITING_POLL_MS } from './session-poller.ts';
 import { SessionSummary } from './session-summary.ts';
 
-/** Often enough that a closed session is noticed within seconds; reads are cheap and not rate limited. */
-const POLL_MS = 3000;
 /** Long enough to read "approved" before leaving. */
 const REDIRECT_DELAY_MS = 1500;
 /** A repeat of a charge still running (409 idempotency_in_progress) is retried with the same key this many times. */
@@ -26,7 +26,8 @@ const FINAL_VIEWS: ReadonlySet<View> = new Set(['closed', 'approved']);
 
 const reference = new URLSearchParams(location.search).get('session') ?? '';
 const clock = new ServerClock();
-const summary = new SessionSummary(clock, () => void refresh());
+const summary = new SessionSummary(clock, timeUp);
+const poller = new SessionPoller(refresh, () => (view === 'waiting' ? WAITING_POLL_MS : POLL_MS));
 const payment = new PaymentForm();
 const otp = new OtpForm();
 
@@ -40,13 +41,15 @@ let reading = false;
  * charge twice; a new key once the buyer changes anything or an answer arrived.
  */
 let chargeKey: string | null = null;
-let poller: number | undefined;
 
 function showView(next: View): void {
+  const waitingStarts = next === 'waiting' && view !== 'waiting';
   view = next;
   for (const [name, id] of Object.entries(VIEW_ELEMENTS)) show(byId(id), name === next);
+  // The bank's answer is due within seconds: the next read comes at the waiting interval, not the usual one.
+  if (waitingStarts) poller.schedule();
   if (FINAL_VIEWS.has(next)) {
-    window.clearInterval(poller);
+    poller.stop();
     summary.stopCountdown();
   }
 }
@@ -123,6 +126,16 @@ function applySession(session: CheckoutSession, serverNow: number | null): void 
   if (!FINAL_VIEWS.has(view)) summary.startCountdown();
 }
 
+/**
+ * expiresAt has come on the server's clock. With no charge at the bank the session is now expired (the server's
+ * rule, effectiveState in shared/domain/session-state.ts): shown at once, without a read. With a charge
+ * awaited, the bank's answer may still complete it, so the server is asked.
+ */
+function timeUp(): void {
+  if (view === 'pay' && !inFlight) showClosed('expired');
+  else void poller.readNow();
+}
+
 async function refresh(): Promise<void> {
   if (reading || inFlight || FINAL_VIEWS.has(view)) return;
   reading = true;
@@ -132,7 +145,7 @@ async function refresh(): Promise<void> {
   if (inFlight) return;
   if (answer.ok) applySession(answer.body, answer.serverNow);
   else if (answer.status === 404 || answer.status === 400) showClosed('not_found');
-  // Other failures (offline for a moment): the next poll tries again.
+  // Other failures (offline for a moment): the next read tries again.
 }
 
 /** Sends a request; a repeat that finds the first still running waits and asks again with the same key. */
@@ -171,7 +184,7 @@ function applyRefusal(answer: Extract<ApiAnswer<unknown>, { ok: false }>, showPr
   else if (answer.status === 400) showProblem(REQUEST_PROBLEMS.rejectedData, answer.error?.field);
   else showProblem(REFUSALS[code] ?? REQUEST_PROBLEMS.unavailable);
   // After a 400 (an attempt that counted) or a 409 on an open session: attempts left, the warning, or a closing.
-  void refresh();
+  void poller.readNow();
 }
 
 async function submitPayment(event: SubmitEvent): Promise<void> {
@@ -212,10 +225,7 @@ function start(): void {
   payment.form.addEventListener('input', () => (chargeKey = null));
   otp.form.addEventListener('submit', (event) => void submitOtp(event));
   if (!/^cs_[0-9A-Za-z]{1,64}$/.test(reference)) return showClosed('not_found');
-  void refresh();
-  poller = window.setInterval(() => void refresh(), POLL_MS);
-  // A phone that wakes the tab up should not show a stale form until the next poll.
-  document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && void refresh());
+  poller.start();
 }
 
 start();

@@ -10,6 +10,7 @@ import { formatRemaining, type ServerClock } from './server-clock.ts';
 export class SessionSummary {
   private expiresAt: number | null = null;
   private timer: number | undefined;
+  private timeUpSignalled = false;
 
   constructor(
     private readonly clock: ServerClock,
@@ -49,6 +50,9 @@ export class SessionSummary {
     const remaining = this.expiresAt - this.clock.now();
     byId('countdown-value').textContent = formatRemaining(remaining);
     byId('countdown').classList.toggle('urgent', remaining < 60_000);
-    if (remaining <= 0) this.onTimeUp();
+    if (remaining <= 0 && !this.timeUpSignalled) {
+      this.timeUpSignalled = true;
+      this.onTimeUp();
+    }
   }
 }

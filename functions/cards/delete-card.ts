@@ -13,7 +13,7 @@ const MAX_RACES = 3;
  * DELETE /v1/cards/{svcToken}: a logical delete (past transactions keep pointing at the record). The first one
  * writes status deleted and card.deleted in one transaction; a repeat answers the same card and writes nothing.
  */
-export const { build, handler, schemas } = defineApiHandler(
+export const { build, handler, schemas, parts } = defineApiHandler(
   'deleteCard',
   {
     params: CardTokenParamsSchema,

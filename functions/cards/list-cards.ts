@@ -3,7 +3,7 @@ import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { CardListSchema, ListCardsQuerySchema } from '../../shared/schemas/card-schemas.ts';
 
 /** GET /v1/cards: the merchant's cards in the key's mode, newest first; deleted cards never appear. */
-export const { build, handler, schemas } = defineApiHandler(
+export const { build, handler, schemas, parts } = defineApiHandler(
   'listCards',
   { query: ListCardsQuerySchema, responses: { success: { 200: CardListSchema } } },
   async (req, deps) => {

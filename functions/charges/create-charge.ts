@@ -16,6 +16,8 @@ import type { IdempotencyScope } from '../../shared/store/idempotency-store.ts';
 import { outboxPut } from '../../shared/store/outbox.ts';
 import { TransactionConditionFailedError, TransactionConflictError } from '../../shared/store/conditions.ts';
 import { bankAccountFor, MAX_RACES, rejection } from '../checkout/charge-attempt.ts';
+import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 
 /**
  * POST /v1/charges: a stored card charged by the merchant's server, without the customer, on a gateway that needs
@@ -23,7 +25,7 @@ import { bankAccountFor, MAX_RACES, rejection } from '../checkout/charge-attempt
  * The transaction is written pending before the bank is called, so a crash leaves a record to reconcile, and the
  * result, its event and the stored answer go in one transaction.
  */
-export const { build, handler, schemas } = defineApiHandler(
+export const { build, handler, schemas, parts } = defineApiHandler(
   'createCharge',
   {
     body: CreateChargeBodySchema,
@@ -59,6 +61,7 @@ export const { build, handler, schemas } = defineApiHandler(
     );
     return settle(deps, card, pending, outcome, req.idempotency);
   },
+  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
 );
 
 /** The reference a charge under this Idempotency-Key scope gets, unless an older settled charge already has it. */

@@ -12,12 +12,14 @@ import { GatewayUnavailableError } from '../../shared/gateways/payment-gateway.t
 import { CheckoutChargeResultSchema, CheckoutOtpBodySchema, type CheckoutOtpBody } from '../../shared/schemas/checkout-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import { applyOutcome, bankAccountFor, chargeAnswer, commitStep, MAX_RACES, progressStep, refuse, rejection, requireSession, settlementStep, checkoutSession } from './charge-attempt.ts';
+import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 
 /**
  * POST /v1/checkout/otp. The session goes otp_requested -> otp_confirmed -> processing -> completed/failed.
  * Wrong codes are not failures of the session; after MAX_OTP_ENTRIES of them the attempt ends declined (one failure).
  */
-export const { build, handler, schemas } = defineApiHandler(
+export const { build, handler, schemas, parts } = defineApiHandler(
   'confirmCheckoutOtp',
   {
     body: CheckoutOtpBodySchema,
@@ -43,6 +45,7 @@ export const { build, handler, schemas } = defineApiHandler(
       }
     }
   },
+  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
 );
 
 async function enterCode(req: ApiRequest<CheckoutOtpBody>, deps: Deps, session: Session): Promise<ApiResult> {

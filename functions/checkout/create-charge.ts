@@ -14,12 +14,14 @@ import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import { sealCardFor } from './card-vault.ts';
 import { paymentInput } from './payment-input.ts';
 import { applyOutcome, bankAccountFor, commitStep, MAX_RACES, openedPayment, refuse, rejection, requireSession, settleStaleAttempt, settlementStep, startStep, checkoutSession } from './charge-attempt.ts';
+import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 
 /**
  * POST /v1/checkout/charge. The session moves to processing with a version-checked write before the bank is
  * called, so of simultaneous charges exactly one reaches the bank; the others are refused with 409.
  */
-export const { build, handler, schemas } = defineApiHandler(
+export const { build, handler, schemas, parts } = defineApiHandler(
   'createCheckoutCharge',
   {
     body: CheckoutChargeBodySchema,
@@ -47,6 +49,7 @@ export const { build, handler, schemas } = defineApiHandler(
     );
     return applyOutcome(deps, started.after, started.transaction, outcome, req.idempotency);
   },
+  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
 );
 
 /** Runs one write of an attempt against the session, deciding again on a fresh read after a lost race. */

@@ -2,14 +2,16 @@ import { toCheckoutView } from '../../shared/domain/checkout-view.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { CheckoutSessionParamsSchema, CheckoutSessionSchema } from '../../shared/schemas/checkout-schemas.ts';
 import { checkoutSession, openProcessorPayment, settleStaleAttempt } from './charge-attempt.ts';
+import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 
 /**
  * GET /v1/checkout/sessions/{reference}. The page polls it while a charge is pending, which settles stale attempts;
  * on a USD processor session, the first read opens the pending payment at the processor.
  */
-export const { build, handler, schemas } = defineApiHandler('getCheckoutSession', { params: CheckoutSessionParamsSchema, responses: { success: { 200: CheckoutSessionSchema } } }, async (req, deps) => {
+export const { build, handler, schemas, parts } = defineApiHandler('getCheckoutSession', { params: CheckoutSessionParamsSchema, responses: { success: { 200: CheckoutSessionSchema } } }, async (req, deps) => {
   const current = await settleStaleAttempt(deps, req.auth.merchant, checkoutSession(req.auth), req.now);
   const session = await openProcessorPayment(deps, req.auth.merchant, current, req.now);
   const card = session.cardToken ? await deps.cards.get(session.cardToken) : null;
   return { statusCode: 200, body: toCheckoutView(session, card, req.now) };
-});
+}, { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { loadRouteSchemas } from '../../shared/openapi/load-route-schemas.ts';
 import { buildOpenApiDocument } from '../../shared/openapi/openapi-document.ts';
@@ -11,7 +11,7 @@ let built: ReturnType<typeof buildOpenApiDocument> | undefined;
  * GET /v1/openapi.json, no key. Built once per process: the schemas cannot change while it runs. The server is the
  * origin that serves the document, so the sandbox and every stage describe themselves.
  */
-export const { build, handler, schemas } = defineApiHandler('getOpenApiDocument', { responses: { success: { 200: OpenApiDocumentSchema } } }, async () => {
+export const { build, handler, schemas, parts } = defineApiHandler('getOpenApiDocument', { responses: { success: { 200: OpenApiDocumentSchema } } }, async () => {
   built ??= buildOpenApiDocument(await loadRouteSchemas(), { serverUrl: '/' });
   return { statusCode: 200, body: built };
 });

@@ -5,7 +5,7 @@ import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { newId, prefixedId } from '../../shared/ids.ts';
 import { CreateSessionBodySchema, SessionSchema } from '../../shared/schemas/session-schemas.ts';
 
-export const { build, handler, schemas } = defineApiHandler(
+export const { build, handler, schemas, parts } = defineApiHandler(
   'createSession',
   {
     body: CreateSessionBodySchema,

@@ -7,6 +7,8 @@ import { SessionReferenceParamsSchema, SessionSchema } from '../../shared/schema
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import { closeWithProcessor } from './close-with-processor.ts';
 import { findSession } from './session-access.ts';
+import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 
 const REJECTIONS = {
   mode_mismatch: 'This session was created with the other mode\'s key (test versus live). Use the key of the mode that created it.',
@@ -17,7 +19,7 @@ const REJECTIONS = {
 /** Races with a charge are settled by the conditional write: the loser reads again and decides again. */
 const MAX_DECISIONS = 3;
 
-export const { build, handler, schemas } = defineApiHandler(
+export const { build, handler, schemas, parts } = defineApiHandler(
   'expireSession',
   {
     params: SessionReferenceParamsSchema,
@@ -50,4 +52,5 @@ export const { build, handler, schemas } = defineApiHandler(
     }
     return { statusCode: 200, body: toSessionResource(session, req.now, deps.config.checkoutBaseUrl) };
   },
+  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
 );

@@ -3,7 +3,7 @@ import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { ListTransactionsQuerySchema, TransactionListSchema } from '../../shared/schemas/transaction-schemas.ts';
 
 /** GET /v1/transactions: the key's mode only, newest first; a session of another merchant or mode lists nothing. */
-export const { build, handler, schemas } = defineApiHandler('listTransactions', { query: ListTransactionsQuerySchema, responses: { success: { 200: TransactionListSchema } } }, async (req, deps) => {
+export const { build, handler, schemas, parts } = defineApiHandler('listTransactions', { query: ListTransactionsQuerySchema, responses: { success: { 200: TransactionListSchema } } }, async (req, deps) => {
   const { page, pageSize, status, sessionReference, createdFrom, createdTo } = req.query;
   const { merchant, mode } = req.auth;
   let references: string[] | undefined;

@@ -4,13 +4,14 @@ import { prefixedId } from '../../shared/ids.ts';
 import { CreatedWebhookEndpointSchema, CreateWebhookEndpointBodySchema } from '../../shared/schemas/webhook-schemas.ts';
 import { secretContext, toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
 import { checkEndpointUrl, resolveAuth } from './endpoint-auth.ts';
+import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 
 /** Enough for any real integration; each endpoint adds a delivery to every event. */
 export const MAX_ENDPOINTS_PER_MODE = 16;
 
 const NO_AUTH = { settings: { authType: 'none', authHeaderName: null, oauthTokenUrl: null, oauthClientId: null, oauthScope: null }, credentials: {} } as const;
 
-export const { build, handler, schemas } = defineApiHandler(
+export const { build, handler, schemas, parts } = defineApiHandler(
   'createWebhookEndpoint',
   { body: CreateWebhookEndpointBodySchema, responses: { success: { 201: CreatedWebhookEndpointSchema }, errors: { 409: 'endpoint_limit_reached.' } } },
   async (req, deps) => {
@@ -39,4 +40,5 @@ export const { build, handler, schemas } = defineApiHandler(
     // The only time the secret leaves the service: it is stored encrypted and never shown again.
     return { statusCode: 201, body: { ...toEndpointResource(endpoint), secret } };
   },
+  { parts: [cryptoFromEnvironment] },
 );

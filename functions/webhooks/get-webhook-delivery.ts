@@ -3,6 +3,6 @@ import { WebhookDeliveryParamsSchema, WebhookDeliverySchema } from '../../shared
 import { toDeliveryResource } from '../../shared/webhooks/delivery.ts';
 import { findDelivery } from './webhook-access.ts';
 
-export const { build, handler, schemas } = defineApiHandler('getWebhookDelivery', { params: WebhookDeliveryParamsSchema, responses: { success: { 200: WebhookDeliverySchema }, errors: { 404: 'resource_missing.' } } }, async (req, deps) => {
+export const { build, handler, schemas, parts } = defineApiHandler('getWebhookDelivery', { params: WebhookDeliveryParamsSchema, responses: { success: { 200: WebhookDeliverySchema }, errors: { 404: 'resource_missing.' } } }, async (req, deps) => {
   return { statusCode: 200, body: toDeliveryResource(await findDelivery(deps, req.auth, req.params.id)) };
 });

@@ -3,7 +3,7 @@ import { WebhookEndpointParamsSchema, WebhookEndpointSchema } from '../../shared
 import { toEndpointResource } from '../../shared/webhooks/endpoint.ts';
 import { findEndpoint } from './webhook-access.ts';
 
-export const { build, handler, schemas } = defineApiHandler('getWebhookEndpoint', { params: WebhookEndpointParamsSchema, responses: { success: { 200: WebhookEndpointSchema }, errors: { 404: 'resource_missing.' } } }, async (req, deps) => {
+export const { build, handler, schemas, parts } = defineApiHandler('getWebhookEndpoint', { params: WebhookEndpointParamsSchema, responses: { success: { 200: WebhookEndpointSchema }, errors: { 404: 'resource_missing.' } } }, async (req, deps) => {
   const endpoint = await findEndpoint(deps, req.auth, req.params.id);
   return { statusCode: 200, body: toEndpointResource(endpoint) };
 });

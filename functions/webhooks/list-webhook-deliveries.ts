@@ -3,7 +3,7 @@ import { ListWebhookDeliveriesQuerySchema, WebhookDeliveryListSchema } from '../
 import { toDeliveryResource } from '../../shared/webhooks/delivery.ts';
 
 /** Cursor pages (limit, startingAfter): the log only grows, so a page does not count the whole of it. */
-export const { build, handler, schemas } = defineApiHandler('listWebhookDeliveries', { query: ListWebhookDeliveriesQuerySchema, responses: { success: { 200: WebhookDeliveryListSchema } } }, async (req, deps) => {
+export const { build, handler, schemas, parts } = defineApiHandler('listWebhookDeliveries', { query: ListWebhookDeliveriesQuerySchema, responses: { success: { 200: WebhookDeliveryListSchema } } }, async (req, deps) => {
   const { limit, startingAfter, endpointId, eventId, state } = req.query;
   const { items, hasMore } = await deps.webhookDeliveries.list(req.auth.merchant.id, req.auth.mode, { limit, startingAfter, endpointId, eventId, state });
   return { statusCode: 200, body: { data: items.map(toDeliveryResource), hasMore } };

@@ -3,12 +3,13 @@ import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { WebhookDeliveryParamsSchema, WebhookDeliverySchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toDeliveryResource, type DeliveryMessage } from '../../shared/webhooks/delivery.ts';
 import { findDelivery } from './webhook-access.ts';
+import { queuesFromEnvironment } from '../../shared/background/queues-from-environment.ts';
 
 /**
  * One more attempt, now: also after the automatic retries are spent or the message went to the dead-letter queue.
  * It does not restart the automatic schedule; a delivery still being retried keeps its own schedule.
  */
-export const { build, handler, schemas } = defineApiHandler(
+export const { build, handler, schemas, parts } = defineApiHandler(
   'retryWebhookDelivery',
   { params: WebhookDeliveryParamsSchema, responses: { success: { 202: WebhookDeliverySchema }, errors: { 404: 'resource_missing.', 409: 'endpoint_deleted, endpoint_disabled.' } } },
   async (req, deps) => {
@@ -21,4 +22,5 @@ export const { build, handler, schemas } = defineApiHandler(
     await deps.queues.webhookDeliveries.send({ deliveryId: delivery.id, manual: true } satisfies DeliveryMessage);
     return { statusCode: 202, body: toDeliveryResource(delivery) };
   },
+  { parts: [queuesFromEnvironment] },
 );

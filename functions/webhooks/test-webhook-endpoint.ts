@@ -3,13 +3,14 @@ import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { TestWebhookEndpointQuerySchema, WebhookEndpointParamsSchema, WebhookTestResultSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { newDelivery, type DeliveryMessage } from '../../shared/webhooks/delivery.ts';
 import { findEndpoint } from './webhook-access.ts';
+import { queuesFromEnvironment } from '../../shared/background/queues-from-environment.ts';
 
 /**
  * A synthetic event for this endpoint alone, signed and authenticated like any event, even when the endpoint is
  * disabled or not subscribed: the event and its delivery are written together, then queued. `?type=` picks a sample
  * of any event type (shared/domain/sample-events.ts); the default is webhook.test.
  */
-export const { build, handler, schemas } = defineApiHandler(
+export const { build, handler, schemas, parts } = defineApiHandler(
   'testWebhookEndpoint',
   { params: WebhookEndpointParamsSchema, query: TestWebhookEndpointQuerySchema, responses: { success: { 202: WebhookTestResultSchema }, errors: { 404: 'resource_missing.' } } },
   async (req, deps) => {
@@ -20,4 +21,5 @@ export const { build, handler, schemas } = defineApiHandler(
     await deps.queues.webhookDeliveries.send({ deliveryId: delivery.id } satisfies DeliveryMessage);
     return { statusCode: 202, body: { deliveryId: delivery.id, eventId: event.id } };
   },
+  { parts: [queuesFromEnvironment] },
 );

@@ -5,10 +5,11 @@ import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import { toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
 import { checkEndpointUrl, readCredentials, resolveAuth } from './endpoint-auth.ts';
 import { findEndpoint } from './webhook-access.ts';
+import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 
 const AUTH_FIELDS = ['authType', 'authToken', 'authUsername', 'authPassword', 'authHeaderName', 'oauthTokenUrl', 'oauthClientId', 'oauthClientSecret', 'oauthScope'] as const;
 
-export const { build, handler, schemas } = defineApiHandler(
+export const { build, handler, schemas, parts } = defineApiHandler(
   'updateWebhookEndpoint',
   {
     params: WebhookEndpointParamsSchema,
@@ -40,4 +41,5 @@ export const { build, handler, schemas } = defineApiHandler(
     }
     return { statusCode: 200, body: toEndpointResource(next) };
   },
+  { parts: [cryptoFromEnvironment] },
 );

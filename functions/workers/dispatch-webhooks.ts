@@ -6,6 +6,7 @@ import type { Deps } from '../../shared/deps.ts';
 import type { EventEnvelope } from '../../shared/domain/events.ts';
 import { newDelivery, type DeliveryMessage } from '../../shared/webhooks/delivery.ts';
 import { isSubscribed } from '../../shared/webhooks/subscriptions.ts';
+import { queuesFromEnvironment } from '../../shared/background/queues-from-environment.ts';
 
 /**
  * One delivery per enabled endpoint of the event's merchant and mode that subscribes to its type. The delivery id
@@ -40,6 +41,7 @@ async function isUnsent(deps: Deps, deliveryId: string): Promise<boolean> {
   return existing !== null && existing.state === 'pending' && existing.attemptCount === 0;
 }
 
-export const { build, handler } = defineWorker('dispatchWebhooks', (event: DynamoDBStreamEvent, deps): Promise<DynamoDBBatchResponse> =>
+export const { build, handler, parts } = defineWorker('dispatchWebhooks', (event: DynamoDBStreamEvent, deps): Promise<DynamoDBBatchResponse> =>
   processPartialResponse(event, (record: DynamoDBRecord) => dispatch(record, deps), new BatchProcessor(EventType.DynamoDBStreams), { throwOnFullBatchFailure: false }),
+  { parts: [queuesFromEnvironment] },
 );

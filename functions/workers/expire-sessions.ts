@@ -10,6 +10,9 @@ import { decideTimedExpiry, isFinal, isInFlight } from '../../shared/domain/sess
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import { RECONCILE_AFTER_MS, settleStaleAttempt } from '../checkout/charge-attempt.ts';
 import { closeWithProcessor } from '../sessions/close-with-processor.ts';
+import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
+import { queuesFromEnvironment } from '../../shared/background/queues-from-environment.ts';
 
 export interface ExpiryMessage {
   reference: string;
@@ -60,6 +63,7 @@ async function expire(record: SQSRecord, deps: Deps): Promise<void> {
   }
 }
 
-export const { build, handler } = defineWorker('expireSessions', (event: SQSEvent, deps): Promise<SQSBatchResponse> =>
+export const { build, handler, parts } = defineWorker('expireSessions', (event: SQSEvent, deps): Promise<SQSBatchResponse> =>
   processPartialResponse(event, (record: SQSRecord) => expire(record, deps), new BatchProcessor(EventType.SQS), { throwOnFullBatchFailure: false }),
+  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment, queuesFromEnvironment] },
 );

@@ -10,7 +10,7 @@ const DAY_MS = 86_400_000;
  * card.authentication_expiring notice that is due (15, 7, 1 days), recorded on the card in the same transaction so
  * each is sent once. A card that cannot be written now (changed meanwhile) is decided again on the next run.
  */
-export const { build, handler } = defineWorker('notifyCardVerifications', async (_event: unknown, deps): Promise<{ notices: number }> => {
+export const { build, handler, parts } = defineWorker('notifyCardVerifications', async (_event: unknown, deps): Promise<{ notices: number }> => {
   const now = deps.clock.now();
   const horizon = new Date(now + Math.max(...EXPIRING_NOTICE_DAYS) * DAY_MS).toISOString();
   const tokens = await deps.cards.verificationsEndingBetween(new Date(now).toISOString(), horizon);

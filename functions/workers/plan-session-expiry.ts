@@ -6,6 +6,8 @@ import type { Deps } from '../../shared/deps.ts';
 import { expiryScheduleName, planExpiry } from '../../shared/domain/expiry-timing.ts';
 import type { SessionStatus } from '../../shared/domain/session-state.ts';
 import type { ExpiryMessage } from './expire-sessions.ts';
+import { schedulerFromEnvironment } from '../../shared/background/scheduler-from-environment.ts';
+import { queuesFromEnvironment } from '../../shared/background/queues-from-environment.ts';
 
 /**
  * Keeps each session's expiry timer in step with the session, from the table's stream, so creating or closing a
@@ -30,6 +32,7 @@ async function plan(record: DynamoDBRecord, deps: Deps): Promise<void> {
   }
 }
 
-export const { build, handler } = defineWorker('planSessionExpiry', (event: DynamoDBStreamEvent, deps): Promise<DynamoDBBatchResponse> =>
+export const { build, handler, parts } = defineWorker('planSessionExpiry', (event: DynamoDBStreamEvent, deps): Promise<DynamoDBBatchResponse> =>
   processPartialResponse(event, (record: DynamoDBRecord) => plan(record, deps), new BatchProcessor(EventType.DynamoDBStreams), { throwOnFullBatchFailure: false }),
+  { parts: [schedulerFromEnvironment, queuesFromEnvironment] },
 );

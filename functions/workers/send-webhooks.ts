@@ -10,6 +10,9 @@ import { HttpPostError } from '../../shared/webhooks/http-post.ts';
 import { OAuthTokenError } from '../../shared/webhooks/oauth-tokens.ts';
 import { outboundAuthHeaders } from '../../shared/webhooks/outbound-auth.ts';
 import { SIGNATURE_HEADER, signatureHeader } from '../../shared/webhooks/signature.ts';
+import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import { webhookHttpFromEnvironment } from '../../shared/webhooks/oauth-tokens.ts';
+import { queuesFromEnvironment } from '../../shared/background/queues-from-environment.ts';
 
 /** Thrown to report the message as failed: its retry (or its move to the dead-letter queue) is already arranged. */
 class DeliveryNotYetDoneError extends Error {
@@ -21,10 +24,14 @@ class DeliveryNotYetDoneError extends Error {
 
 const MAX_SAVE_CONFLICTS = 3;
 
-/** Writes the outcome; a concurrent attempt (a manual retry beside an automatic one) makes it read and apply again. */
-async function saveOutcome(deps: Deps, deliveryId: string, apply: (d: WebhookDelivery) => WebhookDelivery): Promise<WebhookDelivery | null> {
+/**
+ * Writes the outcome over the delivery as read before the attempt; a concurrent attempt (a manual retry beside an
+ * automatic one) makes it read again and apply again.
+ */
+async function saveOutcome(deps: Deps, read: WebhookDelivery, apply: (d: WebhookDelivery) => WebhookDelivery): Promise<WebhookDelivery | null> {
+  let current: WebhookDelivery | null = read;
   for (let round = 1; ; round++) {
-    const current = await deps.webhookDeliveries.get(deliveryId);
+    if (round > 1) current = await deps.webhookDeliveries.get(read.id);
     if (!current) return null;
     const next = { ...apply(current), version: current.version + 1 };
     try {
@@ -81,13 +88,13 @@ async function send(record: SQSRecord, deps: Deps): Promise<void> {
   const stored = await deps.outbox.get(delivery.eventId);
   const stopReason = !endpoint ? 'endpoint_deleted' : !stored ? 'event_expired' : endpoint.status === 'disabled' && delivery.eventType !== 'webhook.test' ? 'endpoint_disabled' : null;
   if (stopReason || !endpoint || !stored) {
-    await saveOutcome(deps, delivery.id, (d) => abandonDelivery(d, stopReason ?? 'endpoint_deleted', deps.clock.now()));
+    await saveOutcome(deps, delivery, (d) => abandonDelivery(d, stopReason ?? 'endpoint_deleted', deps.clock.now()));
     return;
   }
 
   const result = await attempt(deps, endpoint, stored.envelope);
   let retryInSeconds: number | null = null;
-  const saved = await saveOutcome(deps, delivery.id, (d) => {
+  const saved = await saveOutcome(deps, delivery, (d) => {
     const outcome = afterAttempt(d, result, { manual, now: deps.clock.now() });
     retryInSeconds = outcome.retryInSeconds;
     return outcome.delivery;
@@ -107,6 +114,7 @@ async function send(record: SQSRecord, deps: Deps): Promise<void> {
   }
 }
 
-export const { build, handler } = defineWorker('sendWebhooks', (event: SQSEvent, deps): Promise<SQSBatchResponse> =>
+export const { build, handler, parts } = defineWorker('sendWebhooks', (event: SQSEvent, deps): Promise<SQSBatchResponse> =>
   processPartialResponse(event, (record: SQSRecord) => send(record, deps), new BatchProcessor(EventType.SQS), { throwOnFullBatchFailure: false }),
+  { parts: [cryptoFromEnvironment, webhookHttpFromEnvironment, queuesFromEnvironment] },
 );

@@ -5,13 +5,13 @@ import { Construct } from 'constructs';
 import type { StageConfig } from '../stage-config.ts';
 import { CARD_NUMBER_PURPOSE } from '../../shared/domain/stored-card.ts';
 
-/** What the Encryption SDK's KMS keyring calls: a data key to seal, Decrypt to open. Nothing else of the key. */
-export const SECRETS_KEY_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'];
+/** What the SecretBox calls (shared/crypto/kms-secret-box.ts): Encrypt to seal, Decrypt to open. Nothing else of the key. */
+export const SECRETS_KEY_ACTIONS = ['kms:Encrypt', 'kms:Decrypt'];
 export const FINGERPRINT_KEY_ACTIONS = ['kms:GenerateMac'];
 export const CARD_NUMBER_CONTEXT = { 'kms:EncryptionContext:purpose': CARD_NUMBER_PURPOSE };
 
 /**
- * The application's own keys, apart from the table's: the SecretBox key (envelope encryption of card numbers, bank
+ * The application's own keys, apart from the table's: the SecretBox key (KMS Encrypt/Decrypt of card numbers, bank
  * credentials and webhook secrets, SECRETS_KMS_KEY_ARN) and the Fingerprinter's HMAC key (FINGERPRINT_KMS_KEY_ID).
  * Both are retained in production like the table: without them the stored ciphertexts and fingerprints are lost.
  *
@@ -48,7 +48,7 @@ export class ServiceKeys extends Construct {
     Grant.addToPrincipal({ grantee, actions: SECRETS_KEY_ACTIONS, resourceArns: [this.secrets.keyArn], conditions: { StringNotEquals: CARD_NUMBER_CONTEXT } });
   }
 
-  /** Seal and open card numbers only: the Encryption SDK passes the encryption context to KMS, which checks it. */
+  /** Seal and open card numbers only: Encrypt and Decrypt carry the encryption context, which KMS checks against the condition. */
   grantCardNumbers(grantee: IGrantable): void {
     Grant.addToPrincipal({ grantee, actions: SECRETS_KEY_ACTIONS, resourceArns: [this.secrets.keyArn], conditions: { StringEquals: CARD_NUMBER_CONTEXT } });
   }

@@ -39,9 +39,9 @@ export class WorkerFunction extends ServiceFunction {
   readonly deadLetterAlarm?: Alarm;
 
   constructor(scope: Construct, id: string, { config, dataStore, worker, queues, streamFailures, environment = {}, timeout }: WorkerFunctionProps) {
-    const queueUrls = Object.fromEntries(
-      worker.sendsTo.map((name) => [queueDefinitions[name].urlEnv, requireQueue(queues, name).queueUrl]),
-    );
+    // A queue consumer also needs its own queue's URL: it delays a retry by changing the message's visibility.
+    const queueNames = worker.trigger.kind === 'queue' ? [...worker.sendsTo, worker.trigger.queue] : worker.sendsTo;
+    const queueUrls = Object.fromEntries(queueNames.map((name) => [queueDefinitions[name].urlEnv, requireQueue(queues, name).queueUrl]));
     super(scope, id, {
       config,
       entry: worker.entry,

@@ -1,18 +1,29 @@
-import type { DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Deps } from '../../shared/deps.ts';
 import { workers, type QueueName, type StreamFilter, type WorkerDefinition } from '../../shared/workers.ts';
+import { ConsumerLoop, type ConsumerLoopOptions } from './consumer-loop.ts';
 import type { LocalQueue } from './local-queue.ts';
 import type { LocalScheduler } from './local-scheduler.ts';
 import type { OpenDeliveries } from './open-deliveries.ts';
 import type { StreamReader } from './stream-reader.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** How often the sandbox looks at the stream, the schedules and the queues on its own. */
-const TICK_MS = 200;
-/** A stream record whose worker keeps failing is retried this many times, then logged and dropped. */
+/**
+ * DynamoDB Local's stream has no push, so it is polled: again at once while records keep coming; after an empty
+ * poll, FIRST_IDLE_POLL_MS later, the wait doubling up to IDLE_POLL_MS. Writes through the sandbox's own client
+ * wake the reader at once (see startBackgroundRunner), so the idle polls only find other processes' writes.
+ */
+const FIRST_IDLE_POLL_MS = 25;
+const IDLE_POLL_MS = 250;
+/** A stream record whose worker failed is retried this long after, up to MAX_STREAM_RETRIES times, then logged and dropped. */
+const STREAM_RETRY_MS = 200;
 const MAX_STREAM_RETRIES = 5;
+/** How often the runner looks whether the sandbox clock jumped past a timer (POST /__sandbox/clock): a memory read. */
+const CLOCK_CHECK_MS = 50;
+/** Batches of one queue handled at once: Lambda's SQS poller starts with five. */
+const QUEUE_BATCHES_IN_FLIGHT = 5;
 
 type Invoke = (event: unknown) => Promise<unknown>;
 
@@ -45,10 +56,132 @@ function nextDailyRun(from: number, hourUtc: number): number {
   return today.getTime() > from ? today.getTime() : today.getTime() + 86_400_000;
 }
 
+/** Commands that change the table, so its stream has a record to read. */
+const TABLE_WRITE = /^(Put|Update|Delete|BatchWrite|TransactWrite)/;
+
+type Loop = (run: ConsumerLoopOptions['run'], nextDueAt?: () => number | undefined) => ConsumerLoop;
+
 /**
- * Runs the worker manifest in-process, as Lambda would in AWS: stream workers on the records of the table's
- * stream, queue workers on their queue's messages (failed ones stay hidden until their visibility ends), the
- * schedule worker when a schedule falls due. One step at a time, so drain() and the ticker never overlap.
+ * The stream workers on the table's stream, one poll at a time (a shard is read in order, and the planner needs a
+ * session's INSERT before its MODIFY). Each worker is its own Lambda in AWS, so they run side by side on a batch.
+ */
+function streamConsumer(deps: Deps, local: LocalBackground, built: Built[], loop: Loop): ConsumerLoop {
+  const retries = new Map<DynamoDBRecord, number>();
+  let retryAt = 0;
+  let idlePollMs = FIRST_IDLE_POLL_MS;
+  const runWorker = async (worker: Built, mine: DynamoDBRecord[], retried: Map<DynamoDBRecord, number>) => {
+    const { trigger } = worker.definition;
+    const batch = trigger.kind === 'stream' ? mine.filter((r) => matches(trigger.filter, r)) : [];
+    if (batch.length === 0) return;
+    const result = (await worker.invoke({ Records: batch } satisfies DynamoDBStreamEvent)) as { batchItemFailures?: { itemIdentifier: string }[] };
+    for (const failure of result.batchItemFailures ?? []) {
+      const record = batch.find((r) => r.dynamodb?.SequenceNumber === failure.itemIdentifier);
+      if (!record) continue;
+      const count = (retried.get(record) ?? 0) + 1;
+      if (count > MAX_STREAM_RETRIES) {
+        deps.logger.error('Stream record dropped after retries', { worker: worker.id, sequenceNumber: failure.itemIdentifier });
+      } else {
+        retries.set(record, count);
+        retryAt = Date.now() + STREAM_RETRY_MS;
+      }
+    }
+  };
+  return loop(async (draining) => {
+    // drain() retries at once; the background waits STREAM_RETRY_MS between tries, so a short outage does not use them all up.
+    const retried = draining || Date.now() >= retryAt ? new Map(retries) : new Map<DynamoDBRecord, number>();
+    for (const record of retried.keys()) retries.delete(record);
+    const records = [...(await local.streams.poll()), ...retried.keys()];
+    const mine = records.filter((r) => {
+      const merchantId = merchantOf(r);
+      return merchantId !== undefined && local.owns(merchantId);
+    });
+    await Promise.all(built.filter((w) => w.definition.trigger.kind === 'stream').map((w) => runWorker(w, mine, retried)));
+    await local.streams.commit(retries.keys());
+    if (mine.length > 0) {
+      idlePollMs = FIRST_IDLE_POLL_MS;
+      return { worked: true };
+    }
+    const againInMs = retries.size > 0 ? Math.min(idlePollMs, Math.max(0, retryAt - Date.now())) : idlePollMs;
+    idlePollMs = Math.min(IDLE_POLL_MS, idlePollMs * 2);
+    return { worked: false, againInMs };
+  });
+}
+
+/**
+ * A queue's worker, woken by every send and by its next message's visibility. SQS promises no order, so, as Lambda
+ * does, several batches run side by side: a slow one holds back no other.
+ */
+function queueConsumer(queue: LocalQueue, worker: Built, loop: Loop, onError: (error: unknown) => void) {
+  const inFlight = new Set<Promise<void>>();
+  const handle = async (records: SQSRecord[]) => {
+    const result = (await worker.invoke({ Records: records } satisfies SQSEvent)) as SQSBatchResponse;
+    const failed = new Set((result.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    for (const record of records) if (!failed.has(record.messageId)) queue.delete(record.receiptHandle);
+  };
+  const consumer = loop(
+    async (draining) => {
+      // drain() waits for every batch, so what they produce is seen by its next round, and gets their errors.
+      if (draining) await Promise.all(inFlight);
+      while (inFlight.size >= QUEUE_BATCHES_IN_FLIGHT) await Promise.race(inFlight);
+      const records = queue.receive(10);
+      if (records.length === 0) return { worked: false };
+      const batch = handle(records);
+      const tracked: Promise<void> = batch.catch((error: unknown) => (draining ? undefined : onError(error))).finally(() => inFlight.delete(tracked));
+      inFlight.add(tracked);
+      if (draining) await batch;
+      return { worked: true };
+    },
+    () => queue.nextVisibleAt(),
+  );
+  queue.watch(() => consumer.wake());
+  return { consumer, settled: () => Promise.all(inFlight) };
+}
+
+/** The schedule worker (the hand-over) for each schedule due on the sandbox clock, with a timer for the next one. */
+function scheduleConsumer(local: LocalBackground, built: Built[], loop: Loop): ConsumerLoop {
+  const handOver = built.find((w) => w.definition.trigger.kind === 'schedule');
+  const consumer = loop(
+    async () => {
+      const due = local.scheduler.due();
+      for (const { name, payload } of due) {
+        await handOver?.invoke(payload);
+        await local.scheduler.fired(name);
+      }
+      return { worked: due.length > 0 };
+    },
+    () => local.scheduler.nextDueAt(),
+  );
+  local.scheduler.watch(() => consumer.wake());
+  return consumer;
+}
+
+/** Daily workers run when the sandbox clock crosses their hour, as EventBridge Scheduler's cron would fire them. */
+function dailyConsumer(deps: Deps, built: Built[], loop: Loop): ConsumerLoop {
+  const daily = new Map<Built, number>();
+  for (const worker of built) {
+    const { trigger } = worker.definition;
+    if (trigger.kind === 'daily') daily.set(worker, nextDailyRun(deps.clock.now(), trigger.hourUtc));
+  }
+  return loop(
+    async () => {
+      let worked = false;
+      for (const [worker, at] of daily) {
+        const now = deps.clock.now();
+        if (now < at || worker.definition.trigger.kind !== 'daily') continue;
+        await worker.invoke({ time: new Date(now).toISOString() });
+        daily.set(worker, nextDailyRun(now, worker.definition.trigger.hourUtc));
+        worked = true;
+      }
+      return { worked };
+    },
+    () => (daily.size > 0 ? Math.min(...daily.values()) : undefined),
+  );
+}
+
+/**
+ * Runs the worker manifest in-process, as Lambda would in AWS, each trigger on its own ConsumerLoop: a write or a
+ * send wakes its consumer at once, a timer is set for the next delayed message or schedule, and a slow stage holds
+ * back only itself. drain() runs them all until there is nothing left to do.
  */
 export async function startBackgroundRunner(deps: Deps, local: LocalBackground): Promise<BackgroundRunner> {
   const built = await Promise.all(
@@ -60,100 +193,41 @@ export async function startBackgroundRunner(deps: Deps, local: LocalBackground):
   await local.streams.start();
   await local.scheduler.recover();
   await local.openDeliveries.recover();
-  const retries = new Map<DynamoDBRecord, number>();
-  // Daily workers run when the sandbox clock crosses their hour, as EventBridge Scheduler's cron would fire them.
-  const daily = new Map<Built, number>();
-  for (const worker of built) {
-    const { trigger } = worker.definition;
-    if (trigger.kind === 'daily') daily.set(worker, nextDailyRun(deps.clock.now(), trigger.hourUtc));
-  }
+  const onError = (error: unknown) => deps.logger.error('Background step failed', { error: error as Error });
+  const loop: Loop = (run, nextDueAt) => new ConsumerLoop({ run, nextDueAt, clock: deps.clock, onError });
 
-  const runStream = async (fresh: DynamoDBRecord[]): Promise<boolean> => {
-    const retried = new Map(retries);
-    retries.clear();
-    const records = [...fresh, ...retried.keys()];
-    const mine = records.filter((r) => {
-      const merchantId = merchantOf(r);
-      return merchantId !== undefined && local.owns(merchantId);
-    });
-    for (const worker of built) {
-      const { trigger } = worker.definition;
-      if (trigger.kind !== 'stream') continue;
-      const batch = mine.filter((r) => matches(trigger.filter, r));
-      if (batch.length === 0) continue;
-      const result = (await worker.invoke({ Records: batch } satisfies DynamoDBStreamEvent)) as { batchItemFailures?: { itemIdentifier: string }[] };
-      for (const failure of result.batchItemFailures ?? []) {
-        const record = batch.find((r) => r.dynamodb?.SequenceNumber === failure.itemIdentifier);
-        if (!record) continue;
-        const count = (retried.get(record) ?? 0) + 1;
-        if (count > MAX_STREAM_RETRIES) {
-          deps.logger.error('Stream record dropped after retries', { worker: worker.id, sequenceNumber: failure.itemIdentifier });
-        } else {
-          retries.set(record, count);
-        }
-      }
-    }
-    await local.streams.commit(retries.keys());
-    return mine.length > 0;
-  };
+  const stream = streamConsumer(deps, local, built, loop);
+  // As the stream trigger in AWS, a write through the sandbox's own client is read at once; other writers (the
+  // admin CLI, another sandbox on the table) are found by the idle polls.
+  deps.db.middlewareStack.add(
+    (next, context) => async (args) => {
+      const output = await next(args);
+      if (TABLE_WRITE.test(context.commandName ?? '')) stream.wake();
+      return output;
+    },
+    { step: 'initialize', name: 'wakeLocalStreamReader' },
+  );
+  const queues = built.flatMap((worker) => (worker.definition.trigger.kind === 'queue' ? [queueConsumer(local.queues[worker.definition.trigger.queue], worker, loop, onError)] : []));
+  const loops = [stream, scheduleConsumer(local, built, loop), dailyConsumer(deps, built, loop), ...queues.map((q) => q.consumer)];
 
-  const step = async (): Promise<boolean> => {
-    let worked = await runStream(await local.streams.poll());
-    const handOver = built.find((w) => w.definition.trigger.kind === 'schedule');
-    for (const due of local.scheduler.due()) {
-      await handOver?.invoke(due.payload);
-      await local.scheduler.fired(due.name);
-      worked = true;
-    }
-    for (const [worker, at] of daily) {
-      const now = deps.clock.now();
-      if (now < at || worker.definition.trigger.kind !== 'daily') continue;
-      await worker.invoke({ time: new Date(now).toISOString() });
-      daily.set(worker, nextDailyRun(now, worker.definition.trigger.hourUtc));
-      worked = true;
-    }
-    for (const worker of built) {
-      const { trigger } = worker.definition;
-      if (trigger.kind !== 'queue') continue;
-      const queue = local.queues[trigger.queue];
-      const records = queue.receive(10);
-      if (records.length === 0) continue;
-      worked = true;
-      const result = (await worker.invoke({ Records: records } satisfies SQSEvent)) as SQSBatchResponse;
-      const failed = new Set((result.batchItemFailures ?? []).map((f) => f.itemIdentifier));
-      for (const record of records) if (!failed.has(record.messageId)) queue.delete(record.receiptHandle);
-    }
-    return worked;
-  };
-
-  let chain: Promise<unknown> = Promise.resolve();
-  const serial = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = chain.then(work);
-    chain = next.catch(() => undefined);
-    return next;
-  };
-
-  let stopped = false;
-  const tick = async () => {
-    if (stopped) return;
-    try {
-      await serial(step);
-    } catch (error) {
-      deps.logger.error('Background step failed', { error: error as Error });
-    }
-    if (!stopped) timer = setTimeout(tick, TICK_MS);
-  };
-  let timer: NodeJS.Timeout = setTimeout(tick, TICK_MS);
+  const clockCheck = setInterval(() => loops.forEach((l) => l.checkClock()), CLOCK_CHECK_MS);
+  loops.forEach((l) => l.wake());
+  const productiveRuns = () => loops.reduce((sum, l) => sum + l.productiveRuns, 0);
 
   return {
     async drain() {
-      // Work makes more work (an expiry writes an event, the event a delivery): run until two quiet steps in a row.
-      for (let quiet = 0; quiet < 2; ) quiet = (await serial(step)) ? 0 : quiet + 1;
+      // Work makes more work (an expiry writes an event, the event a delivery), here or in a background run: go
+      // round every loop until two rounds in a row in which none handled anything.
+      for (let quiet = 0; quiet < 2; ) {
+        const before = productiveRuns();
+        for (const l of loops) await l.runOnce();
+        quiet = productiveRuns() === before ? quiet + 1 : 0;
+      }
     },
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await chain;
+      clearInterval(clockCheck);
+      await Promise.all(loops.map((l) => l.stop()));
+      await Promise.all(queues.map((q) => q.settled()));
     },
   };
 }

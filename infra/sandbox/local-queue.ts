@@ -22,6 +22,7 @@ interface LocalMessage {
 export class LocalQueue implements MessageQueue {
   private readonly messages = new Map<string, LocalMessage>();
   readonly deadLetters: { messageId: string; body: string; receiveCount: number }[] = [];
+  private changed = () => {};
 
   constructor(
     readonly name: string,
@@ -34,6 +35,19 @@ export class LocalQueue implements MessageQueue {
     const messageId = randomUUID();
     const delay = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds)));
     this.messages.set(messageId, { messageId, body: JSON.stringify(body), sentAt: now, visibleAt: now + delay * 1000, receiveCount: 0, receiptHandle: null });
+    this.changed();
+  }
+
+  /** Called whenever a message is added or hidden anew, as SQS would wake its Lambda poller: the consumer looks again. */
+  watch(listener: () => void): void {
+    this.changed = listener;
+  }
+
+  /** When the next message becomes visible (delay or visibility timeout ending), on the sandbox clock; none when empty. */
+  nextVisibleAt(): number | undefined {
+    let next: number | undefined;
+    for (const message of this.messages.values()) if (next === undefined || message.visibleAt < next) next = message.visibleAt;
+    return next;
   }
 
   /**
@@ -43,12 +57,14 @@ export class LocalQueue implements MessageQueue {
   restore(body: unknown, { visibleAt, receiveCount }: { visibleAt: number; receiveCount: number }): void {
     const messageId = randomUUID();
     this.messages.set(messageId, { messageId, body: JSON.stringify(body), sentAt: this.clock.now(), visibleAt, receiveCount, receiptHandle: null });
+    this.changed();
   }
 
   async changeVisibility(receiptHandle: string, seconds: number): Promise<void> {
     const message = [...this.messages.values()].find((m) => m.receiptHandle === receiptHandle);
     if (!message) throw new Error(`ReceiptHandleIsInvalid: ${receiptHandle}`);
     message.visibleAt = this.clock.now() + Math.max(0, Math.ceil(seconds)) * 1000;
+    this.changed();
   }
 
   /** Up to `max` visible messages as Lambda's SQS event records, hidden for the visibility timeout meanwhile. */

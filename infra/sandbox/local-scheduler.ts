@@ -17,6 +17,7 @@ export interface DueSchedule {
  */
 export class LocalScheduler implements OneTimeScheduler {
   private readonly pending = new Map<string, { at: number; payload: ScheduledPayload }>();
+  private changed = () => {};
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -40,7 +41,21 @@ export class LocalScheduler implements OneTimeScheduler {
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
     }
-    if (this.owns(payload.merchantId)) this.pending.set(name, { at, payload });
+    if (!this.owns(payload.merchantId)) return;
+    this.pending.set(name, { at, payload });
+    this.changed();
+  }
+
+  /** Called when a schedule of this sandbox is added, so the runner sets its timer for the new earliest one. */
+  watch(listener: () => void): void {
+    this.changed = listener;
+  }
+
+  /** When the earliest pending schedule falls due, on the sandbox clock; none when nothing is pending. */
+  nextDueAt(): number | undefined {
+    let next: number | undefined;
+    for (const { at } of this.pending.values()) if (next === undefined || at < next) next = at;
+    return next;
   }
 
   async cancel(name: string): Promise<void> {

@@ -21,12 +21,15 @@ export class OpenDeliveries {
     private readonly queue: LocalQueue,
   ) {}
 
-  /** The queue the workers send to: the in-memory one, each delivery noted in the table first. */
+  /**
+   * The queue the workers send to: the in-memory one, each delivery noted in the table. The note is written while
+   * the sender already works: an in-memory message does not outlive a crash anyway, and the send returns (so the
+   * stream position moves on) only once the note is there.
+   */
   tracked(): MessageQueue {
     return {
       send: async (body, options) => {
-        await this.note((body as DeliveryMessage).deliveryId);
-        await this.queue.send(body, options);
+        await Promise.all([this.note((body as DeliveryMessage).deliveryId), this.queue.send(body, options)]);
       },
       changeVisibility: (handle, seconds) => this.queue.changeVisibility(handle, seconds),
     };

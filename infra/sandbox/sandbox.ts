@@ -3,7 +3,7 @@ import { OffsetClock } from '../../shared/clock.ts';
 import { DEFAULT_KEY_CACHE_TTL_MS, DEFAULT_MAX_BODY_BYTES } from '../../shared/config.ts';
 import { createFingerprinter, createSecretBox } from '../../shared/crypto/create-crypto.ts';
 import { createDeps, type Deps } from '../../shared/deps.ts';
-import { DEFAULT_GATEWAY_TIMEOUT_MS } from '../../shared/gateways/gateway-registry.ts';
+import { createGatewayRegistry, DEFAULT_GATEWAY_TIMEOUT_MS } from '../../shared/gateways/gateway-registry.ts';
 import { createDocumentClient } from '../../shared/store/dynamo-client.ts';
 import type { InstrumentableClient } from '../../shared/observability/call-counter.ts';
 import { startSandboxBank, type SandboxBank } from './bank/sandbox-bank.ts';
@@ -13,6 +13,7 @@ import { createLocalBackground } from './local-background.ts';
 import { sandboxEnvironment } from './environment.ts';
 import { startSandboxServer, type SandboxServer } from './server.ts';
 import { createLogger } from '../../shared/observability/logger.ts';
+import { createOAuthTokenSource } from '../../shared/webhooks/oauth-tokens.ts';
 
 export interface SandboxOptions {
   /** DynamoDB Local endpoint, already running. */
@@ -84,7 +85,23 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     owns: options.ownsMerchant ?? (() => true),
     streamReaderId,
   });
-  const deps = createDeps({ config, db, clock, logger, secretBox: createSecretBox(keys), fingerprinter: createFingerprinter(keys), gatewayConfig, background: localBackground.ports });
+  // Every optional part, as local stand-ins: the sandbox runs every route and worker in one process.
+  const { ports } = localBackground;
+  const deps = createDeps({
+    config,
+    db,
+    clock,
+    logger,
+    parts: [
+      (_env, core) => ({
+        secretBox: createSecretBox(keys),
+        fingerprinter: createFingerprinter(keys),
+        gateways: createGatewayRegistry(() => gatewayConfig, core.metrics),
+        ...ports,
+        oauthTokens: createOAuthTokenSource(ports.httpPost, core.clock),
+      }),
+    ],
+  });
   const runner = await startBackgroundRunner(deps, localBackground.local);
   const server = await startSandboxServer({ deps, clock, port: options.port, host: options.host });
   // The port is known only once listening; the checkout lives on the same origin.

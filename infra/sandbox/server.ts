@@ -61,7 +61,11 @@ function send(res: ServerResponse, result: APIGatewayProxyResult): void {
   res.end(result.body);
 }
 
+const NO_BODY = Buffer.alloc(0);
+
 async function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  // Without either header HTTP/1.1 has no body (RFC 9112, 6.3): no stream to wait for on every GET.
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return NO_BODY;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {

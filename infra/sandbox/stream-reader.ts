@@ -12,6 +12,11 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { keys } from '../../shared/store/keys.ts';
 
 const CHECKPOINT_PREFIX = 'LOCAL_STREAM#';
+/**
+ * How often a poll lists the stream's shards (one DescribeStream) to find new ones; a shard that closes lists them
+ * at once. Listing on every poll would double the cost of the fast polls the runner makes.
+ */
+const SHARD_LIST_MS = 1000;
 
 /**
  * Reads the table's stream on DynamoDB Local the way Lambda's event source mapping does in AWS: every shard, in
@@ -29,6 +34,8 @@ export class StreamReader {
   private readonly unsaved = new Set<string>();
   private readonly shardOf = new WeakMap<DynamoDBRecord, string>();
   private streamArn = '';
+  private shardsListedAt = 0;
+  private shardClosed = false;
 
   constructor(
     private readonly streams: DynamoDBStreamsClient,
@@ -69,15 +76,15 @@ export class StreamReader {
 
   /** The records written since the last poll, as Lambda would receive them. */
   async poll(): Promise<DynamoDBRecord[]> {
-    for (const shardId of await this.shardIds()) {
-      if (!this.iterators.has(shardId)) this.iterators.set(shardId, await this.iterator(shardId, 'TRIM_HORIZON'));
-    }
+    if (this.shardClosed || Date.now() - this.shardsListedAt >= SHARD_LIST_MS) await this.listShards();
     const out: DynamoDBRecord[] = [];
     for (const [shardId, iterator] of this.iterators) {
       if (!iterator) continue;
       try {
         const page = await this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
         this.iterators.set(shardId, page.NextShardIterator ?? null);
+        // A closed shard has children (a rollover): they are read from the next poll on.
+        if (!page.NextShardIterator) this.shardClosed = true;
         for (const record of page.Records ?? []) {
           const lambdaRecord = this.toLambdaRecord(record);
           this.shardOf.set(lambdaRecord, shardId);
@@ -94,6 +101,15 @@ export class StreamReader {
       }
     }
     return out;
+  }
+
+  /** New shards are read from their start. */
+  private async listShards(): Promise<void> {
+    this.shardsListedAt = Date.now();
+    this.shardClosed = false;
+    for (const shardId of await this.shardIds()) {
+      if (!this.iterators.has(shardId)) this.iterators.set(shardId, await this.iterator(shardId, 'TRIM_HORIZON'));
+    }
   }
 
   private async shardIds(): Promise<string[]> {

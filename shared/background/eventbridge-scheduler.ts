@@ -1,4 +1,4 @@
-import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, type SchedulerClient } from '@aws-sdk/client-scheduler';
+import type { SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { OneTimeScheduler } from './one-time-scheduler.ts';
 
 export interface EventBridgeSchedulerOptions {
@@ -14,11 +14,13 @@ export const atExpression = (ms: number): string => `at(${new Date(Math.floor(ms
 
 /**
  * One-time EventBridge schedules that delete themselves once fired. No flexible window: the expiry needs the
- * earliest invocation Scheduler can give.
+ * earliest invocation Scheduler can give. The SDK module is imported on the first call, not at import, like the
+ * client of schedulerFromEnvironment: it would cost every function that may schedule some start-up time.
  */
 export function createEventBridgeScheduler(client: SchedulerClient, options: EventBridgeSchedulerOptions): OneTimeScheduler {
   return {
     async schedule(name, at, payload) {
+      const { ConflictException, CreateScheduleCommand } = await import('@aws-sdk/client-scheduler');
       try {
         await client.send(
           new CreateScheduleCommand({
@@ -37,6 +39,7 @@ export function createEventBridgeScheduler(client: SchedulerClient, options: Eve
       }
     },
     async cancel(name) {
+      const { DeleteScheduleCommand, ResourceNotFoundException } = await import('@aws-sdk/client-scheduler');
       try {
         await client.send(new DeleteScheduleCommand({ Name: name, GroupName: options.groupName }));
       } catch (error) {

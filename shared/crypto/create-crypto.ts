@@ -8,7 +8,7 @@ import type { Fingerprinter, SecretBox } from './secret-box.ts';
 
 /** Where the keys are: KMS in AWS, local key files in the sandbox. A KMS key, when given, wins over the directory. */
 export interface CryptoConfig {
-  /** Key ARN of the symmetric KMS key that wraps each secret's data key (SECRETS_KMS_KEY_ARN). */
+  /** Key ARN of the symmetric KMS key that encrypts each secret (SECRETS_KMS_KEY_ARN). */
   secretsKmsKeyArn?: string;
   /** Id, ARN or alias of the HMAC_256 KMS key for fingerprints (FINGERPRINT_KMS_KEY_ID). */
   fingerprintKmsKeyId?: string;

@@ -1,4 +1,4 @@
-/** A secret could not be opened. The message never carries the secret nor the context values. */
+/** A secret could not be sealed or opened. The message never carries the secret nor the context values. */
 export class CryptoError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

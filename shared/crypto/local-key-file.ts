@@ -26,8 +26,7 @@ export function readOrCreateKeyFile(path: string): Uint8Array {
       unlinkSync(aside);
     }
   }
-  // A copy in its own memory: the Encryption SDK refuses a key that shares Node's buffer pool.
-  const key = new Uint8Array(readFileSync(path));
+  const key = readFileSync(path);
   if (key.length !== LOCAL_KEY_BYTES) {
     throw new KeyFileError(
       `Key file ${path} holds ${key.length} bytes instead of ${LOCAL_KEY_BYTES}. Restore the original, or delete it to start with a new key (secrets sealed with the old key become unreadable).`,

@@ -1,6 +1,6 @@
 /**
- * Encryption of the secrets we keep (bank credentials, webhook endpoint credentials, card numbers): the AWS
- * Encryption SDK with a KMS keyring in AWS and a raw AES keyring from a local key file in the sandbox.
+ * Encryption of the secrets we keep (bank credentials, webhook signing secrets and endpoint credentials, card
+ * numbers; each far below 4 KB): KMS Encrypt/Decrypt in AWS, AES-256-GCM with a local key file in the sandbox.
  * The encryption context binds a ciphertext to its owner, so it cannot be moved to another record.
  *
  * @example
@@ -9,9 +9,9 @@
  * await box.decrypt(sealed, { merchantId: 'mer_1', purpose: 'bank_credentials' }); // 'secret'
  */
 export interface SecretBox {
-  /** Returns base64 ciphertext (an Encryption SDK message). */
+  /** Returns `<format>:<base64>` (kms1 or local1). Refuses an empty context and a plaintext over 4,096 bytes. */
   encrypt(plaintext: string, context: Record<string, string>): Promise<string>;
-  /** Throws when the context differs from the one used to encrypt. */
+  /** Throws DecryptionError when the context differs from the one used to encrypt, or the key, or a byte. */
   decrypt(ciphertext: string, context: Record<string, string>): Promise<string>;
 }
 

@@ -13,15 +13,14 @@ export const limitFor = (merchant: Pick<Merchant, 'rateLimits'>, operationClass:
   merchant.rateLimits[operationClass] ?? DEFAULT_RATE_LIMITS[operationClass];
 
 export interface RateWindows {
-  /** e.g. 2026-01-01T10:05 */
+  /** e.g. 2026-01-01T10:05; ids of later minutes sort after earlier ones. */
   minute: string;
   /** e.g. 2026-01-01 */
   day: string;
   /** Whole seconds (at least 1) until each window resets: the Retry-After value. */
   minuteResetsInSeconds: number;
   dayResetsInSeconds: number;
-  /** Epoch seconds after which the window's counter may be dropped (TTL). */
-  minuteExpiresAt: number;
+  /** Epoch seconds after which the day's counter may be dropped (TTL). */
   dayExpiresAt: number;
 }
 
@@ -34,8 +33,34 @@ export function rateWindows(now: number): RateWindows {
     day: iso.slice(0, 10),
     minuteResetsInSeconds: Math.max(1, Math.ceil((minuteStart + 60_000 - now) / 1000)),
     dayResetsInSeconds: Math.max(1, Math.ceil((dayStart + 86_400_000 - now) / 1000)),
-    // Kept a little past the window so that a late write never recreates a live counter.
-    minuteExpiresAt: Math.floor((minuteStart + 2 * 60_000) / 1000),
+    // Kept a day past the window so that a late write never recreates a live counter.
     dayExpiresAt: Math.floor((dayStart + 2 * 86_400_000) / 1000),
   };
+}
+
+/** One merchant's counter of one class for one UTC day: the day's count and the count of its latest minute. */
+export interface RateCounter {
+  dayCount: number;
+  /** Id of the latest minute counted (RateWindows.minute). */
+  minute: string;
+  minuteCount: number;
+}
+
+/** How one more request is counted, judged from the counter as it stands. */
+export type RateDecision =
+  /** Add to the counter's own minute (the request's minute, or a later one a faster request already started). */
+  | { kind: 'same_minute'; minute: string }
+  /** The counter is at an earlier minute, or absent: the request's minute starts at 1. */
+  | { kind: 'new_minute'; minute: string }
+  | { kind: 'refused'; retryAfterSeconds: number };
+
+export function decideRate(counter: Partial<RateCounter> | undefined, w: RateWindows, limit: RateLimit): RateDecision {
+  // A full day answers with the day's Retry-After even when the minute is full too: the next minute would refuse as well.
+  if ((counter?.dayCount ?? 0) >= limit.perDay) return { kind: 'refused', retryAfterSeconds: w.dayResetsInSeconds };
+  // A request that reaches the store after its minute has turned counts in the newer minute, never rewinds it.
+  if (counter?.minute !== undefined && counter.minute >= w.minute) {
+    if ((counter.minuteCount ?? 0) >= limit.perMinute) return { kind: 'refused', retryAfterSeconds: w.minuteResetsInSeconds };
+    return { kind: 'same_minute', minute: counter.minute };
+  }
+  return { kind: 'new_minute', minute: w.minute };
 }

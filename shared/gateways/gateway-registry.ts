@@ -1,4 +1,5 @@
 import { requireEnv } from '../config.ts';
+import type { PartsFactory } from '../deps.ts';
 import type { GatewayId } from '../domain/merchant.ts';
 import { cardBankGateway } from './card-bank-gateway.ts';
 import { cardProcessorGateway } from './card-processor-gateway.ts';
@@ -58,3 +59,6 @@ export function createGatewayRegistry(config: () => GatewayConfig, metrics?: Ser
     return adapters[id];
   };
 }
+
+/** The gateways part of a Lambda function whose manifest entry needs `gateways`: the stack sets its GATEWAY_*_URL. */
+export const gatewaysFromEnvironment: PartsFactory = (env, { metrics }) => ({ gateways: createGatewayRegistry(() => readGatewayConfig(env), metrics) });

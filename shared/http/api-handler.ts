@@ -4,7 +4,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod';
-import { depsFromEnvironment, type Deps } from '../deps.ts';
+import { depsFromEnvironment, type Deps, type PartsFactory } from '../deps.ts';
 import { processTracer } from '../observability/tracer.ts';
 import { routes, type RouteId } from '../routes.ts';
 import type { ApiRequest, ApiResult } from './api-types.ts';
@@ -44,13 +44,24 @@ export interface ApiHandlerModule {
   handler: LambdaHandler;
   /** The schemas the operation validates with and answers with: what the OpenAPI document is built from. */
   schemas: RouteSchemas;
+  /** The optional parts the Lambda function builds from its environment (test/unit/lambda-wiring checks them against the manifest). */
+  parts: readonly PartsFactory[];
+}
+
+export interface ApiHandlerOptions {
+  /**
+   * The optional parts of Deps the operation uses (crypto, gateways, queues), as their Lambda factories: only these
+   * are imported into the function's bundle; any other part throws on use. Match the manifest entry's needs.
+   */
+  parts?: readonly PartsFactory[];
 }
 
 /**
  * One /v1 operation. Its manifest entry decides authentication, rate class and idempotency; the schemas validate
- * its input; `impl` holds only the operation's own logic. Middleware order: headers, errors, key, rate limit,
- * body, validation, idempotency (so an invalid request never claims a key). Checkout routes authenticate and count
- * after validation, because their caller is the session named in the input.
+ * its input; `impl` holds only the operation's own logic; `parts` wires what it uses beyond the table and stores.
+ * Middleware order: headers, errors, key, rate limit, body, validation, idempotency (so an invalid request never
+ * claims a key). Checkout routes authenticate and count after validation, because their caller is the session
+ * named in the input.
  *
  * @example
  * export const { build, handler, schemas } = defineApiHandler(
@@ -58,11 +69,13 @@ export interface ApiHandlerModule {
  *   { params: SessionReferenceParamsSchema, responses: { success: { 200: SessionSchema }, errors: { 404: 'resource_missing' } } },
  *   async (req, deps) => ({ statusCode: 200, body: await findSession(req, deps) }),
  * );
+ * export const { build, handler, schemas, parts } = defineApiHandler('createWebhookEndpoint', schemas, impl, { parts: [cryptoFromEnvironment] });
  */
 export function defineApiHandler<S extends RouteSchemas>(
   routeId: RouteId,
   schemas: S,
   impl: (request: ApiRequest<Out<S['body']>, Out<S['query']>, Out<S['params']>>, deps: Deps) => Promise<ApiResult>,
+  { parts = [] }: ApiHandlerOptions = {},
 ): ApiHandlerModule {
   const route = routes[routeId];
 
@@ -107,8 +120,9 @@ export function defineApiHandler<S extends RouteSchemas>(
   return {
     build,
     schemas,
+    parts,
     handler: (event, context) => {
-      lambda ??= build(depsFromEnvironment());
+      lambda ??= build(depsFromEnvironment(parts));
       return lambda(event, context);
     },
   };

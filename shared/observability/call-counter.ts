@@ -39,14 +39,35 @@ export interface CallCount {
    * command; DynamoDB Local does not double transactional units as AWS bills them, so a cost model must.
    */
   capacityUnits: number;
+  /**
+   * DynamoDB: items per call on average, what the call's latency grows with: a transaction's items, a batch's
+   * keys, the entries a Query or Scan read (ScannedCount); 1 for single-item calls. Absent for other services.
+   */
+  itemsPerCall?: number;
 }
 
-export type CallSnapshot = ReadonlyMap<string, CallCount>;
+/** A count as kept: the items of all calls summed, from which `itemsPerCall` is derived. */
+type Counted = CallCount & { items: number };
+
+export type CallSnapshot = ReadonlyMap<string, Readonly<Counted>>;
 
 type ConsumedCapacity = { CapacityUnits?: number };
 
+/** Items a DynamoDB call touched, from its input (transactions, batches) or its output (Query, Scan). */
+function itemsOf(input: Record<string, unknown>, output: { ScannedCount?: number } | undefined): number {
+  if (Array.isArray(input.TransactItems)) return input.TransactItems.length;
+  if (input.RequestItems && typeof input.RequestItems === 'object') {
+    // BatchGetItem: { table: { Keys } }; BatchWriteItem: { table: [requests] }.
+    return Object.values(input.RequestItems as Record<string, { Keys?: unknown[] } | unknown[]>).reduce<number>(
+      (n, table) => n + (Array.isArray(table) ? table.length : (table.Keys?.length ?? 0)),
+      0,
+    );
+  }
+  return output?.ScannedCount ?? 1;
+}
+
 export class CallCounter {
-  private readonly counts = new Map<string, CallCount>();
+  private readonly counts = new Map<string, Counted>();
   private readonly scopes = new AsyncLocalStorage<string>();
   /** Set inside `uncounted` work (a stand-in's own storage): its calls are not AWS calls. */
   private readonly inStandIn = new AsyncLocalStorage<true>();
@@ -65,7 +86,8 @@ export class CallCounter {
         const entry = this.entry(this.scopes.getStore() ?? UNSCOPED, service, (context.commandName ?? 'Unknown').replace(/Command$/, ''));
         entry.calls += 1;
         if (this.options.measureCapacity && service === 'DynamoDB') args.input.ReturnConsumedCapacity ??= 'TOTAL';
-        const result = (await next(args)) as { output?: { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] } };
+        const result = (await next(args)) as { output?: { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[]; ScannedCount?: number } };
+        if (service === 'DynamoDB') entry.items += itemsOf(args.input, result.output);
         const consumed = result.output?.ConsumedCapacity;
         for (const c of consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed]) entry.capacityUnits += c.CapacityUnits ?? 0;
         return result;
@@ -113,22 +135,24 @@ export class CallCounter {
       const then = before.get(key);
       const calls = now.calls - (then?.calls ?? 0);
       if (calls === 0) continue;
+      const items = now.items - (then?.items ?? 0);
       result.push({
         scope: now.scope,
         service: now.service,
         command: now.command,
         calls,
         capacityUnits: now.capacityUnits - (then?.capacityUnits ?? 0),
+        ...(now.service === 'DynamoDB' ? { itemsPerCall: items / calls } : {}),
       });
     }
     return result;
   }
 
-  private entry(scope: string, service: string, command: string): CallCount {
+  private entry(scope: string, service: string, command: string): Counted {
     const key = `${scope}|${service}:${command}`;
     let entry = this.counts.get(key);
     if (!entry) {
-      entry = { scope, service, command, calls: 0, capacityUnits: 0 };
+      entry = { scope, service, command, calls: 0, capacityUnits: 0, items: 0 };
       this.counts.set(key, entry);
     }
     return entry;

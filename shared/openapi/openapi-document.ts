@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import type { RouteSchemas } from '../http/api-handler.ts';
 import { routes, type RouteDefinition, type RouteId } from '../routes.ts';

@@ -23,6 +23,11 @@ export interface IndexQuery {
   pageSize?: number;
   /** Where to resume: the LastEvaluatedKey of an earlier page, or the index key of an entry to start after. */
   startKey?: Record<string, unknown>;
+  /**
+   * Only these attributes of each entry (the whole projection by default). A long partition read to its end is
+   * sent, parsed and unmarshalled entry by entry: what a caller leaves out costs it nothing.
+   */
+  attributes?: readonly string[];
 }
 
 /** DynamoDB refuses a BatchGetItem of more keys than this. */
@@ -48,12 +53,15 @@ export async function queryIndexPage(
   query: IndexQuery,
 ): Promise<{ entries: IndexEntry[]; lastKey: Record<string, unknown> | undefined }> {
   const range = sortKeyExpression(query.sortKey);
+  // Placeholders, since some names (status) are DynamoDB reserved words.
+  const projected = query.attributes?.map((name, i) => [`#a${i}`, name] as const);
   const page = await db.send(
     new QueryCommand({
       TableName: tableName,
       IndexName: tableDefinition.gsi1.name,
       KeyConditionExpression: `gsi1pk = :p${range.expression}`,
       ExpressionAttributeValues: { ':p': query.partition, ...range.values },
+      ...(projected && { ProjectionExpression: projected.map(([placeholder]) => placeholder).join(', '), ExpressionAttributeNames: Object.fromEntries(projected) }),
       ScanIndexForward: !query.newestFirst,
       Limit: query.pageSize,
       ExclusiveStartKey: query.startKey,

@@ -35,8 +35,9 @@ export const keys = {
     pk: `IDEMPOTENCY#${merchantId}#${mode}#${scope}#${idempotencyKey}`,
     sk: 'IDEMPOTENCY',
   }),
-  rateWindow: (merchantId: string, operationClass: string, window: string) => ({
-    pk: `RATE#${merchantId}#${operationClass}#${window}`,
+  /** The rate counter of a merchant's operation class for one UTC day (2026-01-01), its minutes included. */
+  rateWindow: (merchantId: string, operationClass: string, day: string) => ({
+    pk: `RATE#${merchantId}#${operationClass}#${day}`,
     sk: 'RATE',
   }),
   event: (eventId: string) => ({ pk: `EVENT#${eventId}`, sk: 'EVENT' }),

@@ -1,7 +1,8 @@
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { OperationClass, RateLimit } from '../domain/merchant.ts';
-import { rateWindows } from '../domain/rate-limits.ts';
-import { TransactionConditionFailedError, TransactionConflictError, conditional } from './conditions.ts';
+import { decideRate, rateWindows, type RateCounter, type RateDecision } from '../domain/rate-limits.ts';
+import { ConditionFailedError, conditional } from './conditions.ts';
 import { keys } from './keys.ts';
 
 export type ConsumeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -11,52 +12,71 @@ export interface RateLimitStore {
   consume(merchantId: string, operationClass: OperationClass, limit: RateLimit, now: number): Promise<ConsumeResult>;
 }
 
-const MAX_CONFLICT_RETRIES = 8;
+/**
+ * A wrong guess of the minute, then a lost race to start it, then the minute's own form: three writes at most,
+ * since each failed write returns the counter it failed on, which names the right form. More would take clocks
+ * that disagree by whole minutes.
+ */
+const MAX_WRITES = 3;
 
+const COUNTER_NAMES = { '#minute': 'minute', '#minuteCount': 'minuteCount', '#dayCount': 'dayCount' };
+
+/**
+ * One item per merchant, class and UTC day holds the day's count and the latest minute's count; each request is
+ * one conditional UpdateItem on it (1 write unit), which a refused request leaves unchanged. The process remembers
+ * the last minute it saw per merchant and class, so even a minute's first request is usually one round trip.
+ */
 export function createRateLimitStore(db: DynamoDBDocumentClient, tableName: string): RateLimitStore {
-  const increment = (key: Record<string, string>, max: number, ttl: number) => ({
-    Update: {
-      TableName: tableName,
-      Key: key,
-      UpdateExpression: 'ADD #count :one SET #ttl = :ttl',
-      // A rejected request is not counted: the transaction is cancelled whole.
-      ConditionExpression: 'attribute_not_exists(#count) OR #count < :max',
-      ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
-      ExpressionAttributeValues: { ':one': 1, ':max': max, ':ttl': ttl },
-    },
-  });
+  const lastMinuteSeen = new Map<string, string>();
+
+  const write = (key: Record<string, string>, decision: Exclude<RateDecision, { kind: 'refused' }>, limit: RateLimit, ttl: number) => {
+    const values = { ':minute': decision.minute, ':one': 1, ':perDay': limit.perDay };
+    const command =
+      decision.kind === 'same_minute'
+        ? new UpdateCommand({
+            TableName: tableName,
+            Key: key,
+            UpdateExpression: 'SET #minuteCount = #minuteCount + :one, #dayCount = #dayCount + :one',
+            ConditionExpression: '#minute = :minute AND #minuteCount < :perMinute AND #dayCount < :perDay',
+            ExpressionAttributeNames: COUNTER_NAMES,
+            ExpressionAttributeValues: { ...values, ':perMinute': limit.perMinute },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          })
+        : new UpdateCommand({
+            TableName: tableName,
+            Key: key,
+            UpdateExpression: 'SET #minute = :minute, #minuteCount = :one, #dayCount = if_not_exists(#dayCount, :zero) + :one, #ttl = :ttl',
+            // Only forwards: a request late for its minute must not restart a counter a later minute already uses.
+            ConditionExpression: '(attribute_not_exists(#minute) OR #minute < :minute) AND (attribute_not_exists(#dayCount) OR #dayCount < :perDay)',
+            ExpressionAttributeNames: { ...COUNTER_NAMES, '#ttl': 'ttl' },
+            ExpressionAttributeValues: { ...values, ':zero': 0, ':ttl': ttl },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          });
+    return conditional(() => db.send(command));
+  };
 
   return {
     async consume(merchantId, operationClass, limit, now) {
       const w = rateWindows(now);
-      const command = new TransactWriteCommand({
-        TransactItems: [
-          increment(keys.rateWindow(merchantId, operationClass, w.minute), limit.perMinute, w.minuteExpiresAt),
-          increment(keys.rateWindow(merchantId, operationClass, w.day), limit.perDay, w.dayExpiresAt),
-        ],
-      });
-      for (let attempt = 0; ; attempt++) {
+      const key = keys.rateWindow(merchantId, operationClass, w.day);
+      const seenKey = `${merchantId}#${operationClass}`;
+      let decision: RateDecision =
+        lastMinuteSeen.get(seenKey) === w.minute ? { kind: 'same_minute', minute: w.minute } : { kind: 'new_minute', minute: w.minute };
+      for (let writes = 0; writes < MAX_WRITES; writes++) {
         try {
-          await conditional(() => db.send(command));
+          await write(key, decision, limit, w.dayExpiresAt);
+          lastMinuteSeen.set(seenKey, decision.minute);
           return { allowed: true };
         } catch (error) {
-          if (error instanceof TransactionConditionFailedError) {
-            const dayExhausted = isDayCancelled(error);
-            return { allowed: false, retryAfterSeconds: dayExhausted ? w.dayResetsInSeconds : w.minuteResetsInSeconds };
-          }
-          // Two requests updating the same counters at once: DynamoDB cancels one; it simply tries again.
-          if (error instanceof TransactionConflictError && attempt < MAX_CONFLICT_RETRIES) {
-            await new Promise((r) => setTimeout(r, Math.random() * 10 * (attempt + 1)));
-            continue;
-          }
-          throw error;
+          if (!(error instanceof ConditionFailedError)) throw error;
+          // ALL_OLD comes back in DynamoDB's raw attribute format, even through the document client.
+          const counter = error.existing && (unmarshall(error.existing as Parameters<typeof unmarshall>[0]) as Partial<RateCounter>);
+          if (counter?.minute) lastMinuteSeen.set(seenKey, counter.minute);
+          decision = decideRate(counter, w, limit);
+          if (decision.kind === 'refused') return { allowed: false, retryAfterSeconds: decision.retryAfterSeconds };
         }
       }
+      throw new Error(`The ${operationClass} rate counter of ${merchantId} kept changing under ${MAX_WRITES} writes`);
     },
   };
-}
-
-function isDayCancelled(error: TransactionConditionFailedError): boolean {
-  const reasons = (error.cause as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons[1]?.Code === 'ConditionalCheckFailed';
 }

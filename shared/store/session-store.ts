@@ -91,7 +91,10 @@ export function createSessionStore(db: DynamoDBDocumentClient, tableName: string
     async list(merchantId, mode, query) {
       // One pass over the compact index (keys, status, expiresAt), newest first; the status shown depends on
       // the time, so the filter and the exact total are computed here, then only the page's items are fetched.
-      const matching = await queryIndexEntries(db, tableName, { partition: keys.merchantSessionsPartition(merchantId, mode), newestFirst: true }, (entry) => {
+      // Without a filter the keys are all it needs of each entry.
+      const attributes = query.status ? ['pk', 'sk', 'status', 'expiresAt'] : ['pk', 'sk'];
+      const partition = keys.merchantSessionsPartition(merchantId, mode);
+      const matching = await queryIndexEntries(db, tableName, { partition, newestFirst: true, attributes }, (entry) => {
         if (!query.status) return true;
         const shown = effectiveState(
           {

@@ -4,8 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
+import type { PartsFactory } from '../deps.ts';
 import type { EndpointCredentials, EndpointSettings } from './endpoint.ts';
-import type { HttpPost } from './http-post.ts';
+import { createHttpPost, type HttpPost } from './http-post.ts';
 
 /** A token is dropped this long before its stated expiry, so it never expires on the way. */
 export const TOKEN_EXPIRY_MARGIN_MS = 60_000;
@@ -56,3 +57,9 @@ export function createOAuthTokenSource(post: HttpPost, clock: Clock): OAuthToken
     },
   };
 }
+
+/** The webhook sender's outbound HTTP in AWS: loopback, private, link-local and metadata addresses are refused. */
+export const webhookHttpFromEnvironment: PartsFactory = (_env, { clock }) => {
+  const httpPost = createHttpPost({ allowLoopback: false });
+  return { httpPost, oauthTokens: createOAuthTokenSource(httpPost, clock) };
+};

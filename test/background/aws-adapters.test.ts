@@ -3,7 +3,10 @@ import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { atExpression, createEventBridgeScheduler } from '../../shared/background/eventbridge-scheduler.ts';
+import { queuesFromEnvironment } from '../../shared/background/queues-from-environment.ts';
+import { schedulerFromEnvironment } from '../../shared/background/scheduler-from-environment.ts';
 import { createSqsQueue } from '../../shared/background/sqs-queue.ts';
+import type { CoreDeps } from '../../shared/deps.ts';
 
 describe('createSqsQueue', () => {
   const sqs = mockClient(SQSClient);
@@ -17,6 +20,21 @@ describe('createSqsQueue', () => {
     await queue.changeVisibility('rh-1', 7680);
     expect(sqs.commandCalls(SendMessageCommand)[0]!.args[0].input).toEqual({ QueueUrl: 'https://sqs.example/q', MessageBody: '{"deliveryId":"wd_1"}', DelaySeconds: 900 });
     expect(sqs.commandCalls(ChangeMessageVisibilityCommand)[0]!.args[0].input).toEqual({ QueueUrl: 'https://sqs.example/q', ReceiptHandle: 'rh-1', VisibilityTimeout: 7680 });
+  });
+
+  it('is what queuesFromEnvironment builds on first send, with one client it loads then, to the URL of the queue', async () => {
+    sqs.on(SendMessageCommand).resolves({ MessageId: 'm1' });
+    const env = { WEBHOOK_DELIVERIES_QUEUE_URL: 'https://sqs.example/wd', SESSION_EXPIRY_QUEUE_URL: 'https://sqs.example/se' };
+    const { queues } = queuesFromEnvironment(env, {} as CoreDeps);
+    await queues!.webhookDeliveries.send({ deliveryId: 'wd_1' });
+    await queues!.sessionExpiry.send({ reference: 'cs_1' });
+    expect(sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input.QueueUrl)).toEqual(['https://sqs.example/wd', 'https://sqs.example/se']);
+    expect(new Set(sqs.calls().map((call) => call.thisValue)).size).toBe(1);
+  });
+
+  it('names the missing URL variable on first use, not when built', async () => {
+    const { queues } = queuesFromEnvironment({}, {} as CoreDeps);
+    await expect(queues!.sessionExpiry.send({})).rejects.toThrow(/SESSION_EXPIRY_QUEUE_URL/);
   });
 });
 
@@ -46,6 +64,13 @@ describe('createEventBridgeScheduler', () => {
     await expect(make().cancel('n')).resolves.toBeUndefined();
     scheduler.on(DeleteScheduleCommand).rejects(new Error('throttled'));
     await expect(make().cancel('n')).rejects.toThrow('throttled');
+  });
+
+  it('is what schedulerFromEnvironment builds on first use, from the group, target and role variables', async () => {
+    scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn:s' });
+    const env = { SCHEDULE_GROUP_NAME: 'g', SCHEDULE_TARGET_ARN: 'arn:fn', SCHEDULER_ROLE_ARN: 'arn:role' };
+    await schedulerFromEnvironment(env, {} as CoreDeps).scheduler!.schedule('session-expiry-cs_1', 0, { merchantId: 'mer_1' });
+    expect(scheduler.commandCalls(CreateScheduleCommand)[0]!.args[0].input).toMatchObject({ Name: 'session-expiry-cs_1', GroupName: 'g', Target: { Arn: 'arn:fn', RoleArn: 'arn:role' } });
   });
 
   it('writes at() without milliseconds or zone', () => {

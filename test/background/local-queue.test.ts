@@ -44,4 +44,20 @@ describe('LocalQueue (the sandbox SQS)', () => {
     expect(queue.deadLetters.map((m) => [JSON.parse(m.body).n, m.receiveCount])).toEqual([['dead', 3]]);
     expect(queue.depth).toBe(0);
   });
+  it('says when its next message becomes visible, and tells its watcher of every message added or hidden anew', async () => {
+    const clock = new ManualClock();
+    const queue = new LocalQueue('q', definition, clock);
+    let changes = 0;
+    queue.watch(() => changes++);
+    expect(queue.nextVisibleAt()).toBeUndefined();
+    await queue.send({ n: 1 }, { delaySeconds: 30 });
+    queue.restore({ n: 2 }, { visibleAt: clock.now() + 10_000, receiveCount: 1 });
+    expect([queue.nextVisibleAt(), changes]).toEqual([clock.now() + 10_000, 2]);
+
+    clock.advance(10_000);
+    const [record] = queue.receive();
+    expect(queue.nextVisibleAt()).toBe(clock.now() + 20_000);
+    await queue.changeVisibility(record!.receiptHandle, 5);
+    expect([queue.nextVisibleAt(), changes]).toEqual([clock.now() + 5_000, 3]);
+  });
 });

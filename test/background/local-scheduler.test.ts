@@ -19,10 +19,12 @@ describe('LocalScheduler (the sandbox EventBridge Scheduler)', () => {
     await first.schedule(name('b'), clock.now() + 60_000, { merchantId: mine, reference: 'cs_b' });
     await first.schedule(name('other'), clock.now() + 1_000, { merchantId: 'mer_someone_else' });
     await first.cancel(name('b'));
+    expect(first.nextDueAt()).toBe(clock.now() + 30_000);
 
     const restarted = new LocalScheduler(db, tableName, clock, owns);
     await restarted.recover();
     expect(restarted.due()).toEqual([]);
+    expect(restarted.nextDueAt()).toBe(clock.now() + 30_000);
     clock.advance(30_000);
     expect(restarted.due()).toEqual([{ name: name('a'), payload: { merchantId: mine, reference: 'cs_a' } }]);
     await restarted.fired(name('a'));

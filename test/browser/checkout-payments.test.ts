@@ -65,7 +65,7 @@ describe('checkout page: paying', () => {
     await page.getByRole('alert').filter({ hasText: 'fondos suficientes' }).waitFor();
     const kept = await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length, cookie: document.cookie, url: location.href }));
     expect(kept).toEqual({ local: 0, session: 0, cookie: '', url: session.checkoutUrl });
-    expect(await harness.context.cookies()).toEqual([]);
+    expect(await page.context().cookies()).toEqual([]);
   });
 
   it('on a phone: a decline shows the bank reason, clears the CVV, and the next card pays with a new Idempotency-Key', async () => {

@@ -1,8 +1,25 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityViolations, DESKTOP, fillCard, PHONE, RETURN_URL, screenshot, startCheckoutHarness, TEST_CARDS, type CheckoutHarness } from './support/checkout-browser.ts';
+import { POLL_MS } from '../../checkout/src/session-poller.ts';
+import {
+  accessibilityViolations,
+  DESKTOP,
+  fillCard,
+  focusWindow,
+  PHONE,
+  RETURN_URL,
+  screenshot,
+  sessionReads,
+  setVisibility,
+  startCheckoutHarness,
+  TEST_CARDS,
+  type CheckoutHarness,
+} from './support/checkout-browser.ts';
 
-/** The page polls every 3 s: a closed session must show within a few seconds, without reloading. */
+/** What the page shows after a read it made at once (the buyer came back): within a few seconds. */
 const NOTICED_WITHIN = { timeout: 8_000 };
+/** Long enough for a request the page would have sent to reach the test's recorder. */
+const NO_REQUEST_WITHIN_MS = 1_000;
 
 describe('checkout page: sessions that close', () => {
   let harness: CheckoutHarness;
@@ -30,19 +47,75 @@ describe('checkout page: sessions that close', () => {
     await screenshot(page, 'phone-attempts-exhausted');
   });
 
-  it('counts down on the sandbox clock, and an open page notices the expiry within seconds', async () => {
+  it('counts down on the sandbox clock, and reads the session at once when the buyer comes back to the tab or the window', async () => {
     const session = await harness.createSession({ expiresInMinutes: 10 });
     const { page } = await harness.open(session.checkoutUrl, DESKTOP);
-    await expect.poll(() => page.locator('#countdown-value').textContent()).toMatch(/^(10:0[01]|9:5\d)$/); // Date has whole seconds
+    const countdown = () => page.locator('#countdown-value').textContent();
+    await expect.poll(countdown).toMatch(/^(10:0[01]|9:5\d)$/); // Date has whole seconds
 
     harness.sandbox.advance(150);
-    await expect.poll(() => page.locator('#countdown-value').textContent(), NOTICED_WITHIN).toMatch(/^7:[23]\d$/);
+    await setVisibility(page, 'hidden');
+    await setVisibility(page, 'visible');
+    await expect.poll(countdown, NOTICED_WITHIN).toMatch(/^7:[23]\d$/);
 
-    harness.sandbox.advance(450);
-    await page.getByRole('heading', { name: 'El tiempo para pagar terminó' }).waitFor(NOTICED_WITHIN);
+    harness.sandbox.advance(150);
+    await focusWindow(page);
+    await expect.poll(countdown, NOTICED_WITHIN).toMatch(/^[45]:\d\d$/);
+  });
+
+  it('shows the session expired at expiresAt on its own, without reading it again', async () => {
+    const session = await harness.createSession({ expiresInMinutes: 2 });
+    const opened = await harness.open(session.checkoutUrl, DESKTOP);
+    const { page } = opened;
+    await page.getByRole('button', { name: /^Pagar/ }).waitFor();
+    harness.sandbox.advance(115);
+    await focusWindow(page);
+    await expect.poll(() => page.locator('#countdown-value').textContent(), NOTICED_WITHIN).toMatch(/^0:0\d$/);
+    const readsBeforeExpiry = sessionReads(opened);
+
+    await page.getByRole('heading', { name: 'El tiempo para pagar terminó' }).waitFor({ timeout: 10_000 });
     expect(await page.locator('#countdown').isHidden()).toBe(true);
+    expect(await page.locator('#pay-form').isHidden()).toBe(true);
+    await sleep(NO_REQUEST_WITHIN_MS);
+    expect(sessionReads(opened)).toBe(readsBeforeExpiry);
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'desktop-expired');
+  });
+
+  it(`reads the session every ${POLL_MS / 1000} s only while the page is visible, and never again once it shows closed`, async () => {
+    const session = await harness.createSession({ expiresInMinutes: 60 });
+    const opened = await harness.open(session.checkoutUrl, PHONE, { pausedClock: true });
+    const { page } = opened;
+    const reads = () => sessionReads(opened);
+    await page.getByRole('button', { name: /^Pagar/ }).waitFor();
+    expect(reads()).toBe(1);
+
+    await page.clock.runFor(POLL_MS - 1_000);
+    await sleep(NO_REQUEST_WITHIN_MS);
+    expect(reads()).toBe(1);
+    await page.clock.runFor(1_000);
+    await expect.poll(reads).toBe(2);
+
+    // Another tab in front: no read however long it stays there; back in front: one read at once.
+    await setVisibility(page, 'hidden');
+    await page.clock.runFor(10 * POLL_MS);
+    await sleep(NO_REQUEST_WITHIN_MS);
+    expect(reads()).toBe(2);
+    await setVisibility(page, 'visible');
+    await expect.poll(reads).toBe(3);
+
+    // The merchant closes the session: the next poll shows it, and the reads stop.
+    const expired = await harness.sandbox.request('POST', `/v1/sessions/${session.reference}/expire`, { key: harness.secretKey });
+    expect(expired.status).toBe(200);
+    await page.clock.runFor(POLL_MS);
+    await page.getByRole('heading', { name: 'El comercio canceló este pago' }).waitFor();
+    expect(reads()).toBe(4);
+    await page.clock.runFor(10 * POLL_MS);
+    await setVisibility(page, 'hidden');
+    await setVisibility(page, 'visible');
+    await focusWindow(page);
+    await sleep(NO_REQUEST_WITHIN_MS);
+    expect(reads()).toBe(4);
   });
 
   it('a charge on a session the page has not yet seen closed gets the 410 and shows it closed', async () => {
@@ -71,7 +144,8 @@ describe('checkout page: sessions that close', () => {
     await page.getByRole('heading', { name: 'Estamos confirmando tu pago con el banco' }).waitFor({ timeout: 15_000 });
     await screenshot(page, 'phone-waiting');
 
-    // A pending charge is settled from the bank's record a minute later, when the page's poll reads the session.
+    // A pending charge is settled from the bank's record a minute later, when the page's poll reads the session
+    // (every few seconds while the page waits for the bank).
     harness.sandbox.advance(61);
     await page.waitForURL(RETURN_URL, { timeout: 10_000 });
   });

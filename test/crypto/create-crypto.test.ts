@@ -1,4 +1,4 @@
-import { GenerateDataKeyCommand, GenerateMacCommand, KMS, KMSClient } from '@aws-sdk/client-kms';
+import { EncryptCommand, GenerateMacCommand, KMS, KMSClient } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,11 +23,11 @@ describe('cryptoConfigFromEnvironment', () => {
 
 describe('createSecretBox', () => {
   it('uses KMS when a key ARN is configured, even with a local directory', async () => {
-    kms.on(GenerateDataKeyCommand).rejects(new Error('reached KMS'));
+    kms.on(EncryptCommand).rejects(new Error('reached KMS'));
     const keyDir = newKeyDir();
     const box = createSecretBox({ secretsKmsKeyArn: keyArn, localKeyDir: keyDir }, { kms: new KMS({ region: 'us-east-1' }) });
     await expect(box.encrypt('x', { purpose: 'test' })).rejects.toThrow();
-    expect(kms.commandCalls(GenerateDataKeyCommand)).toHaveLength(1);
+    expect(kms.commandCalls(EncryptCommand)).toHaveLength(1);
     expect(existsSync(keyDir)).toBe(false);
   });
 

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRateLimited } from '../support/assertions.ts';
 import { alignToNextMinute, ensureRoomInUtcDay, secondsToUtcMidnight } from '../support/clock.ts';
@@ -24,18 +24,14 @@ describe('Rate limits', () => {
 
   /**
    * Sets a merchant's counter for the current window directly, to reach the spec's default limits without
-   * thousands of requests. The counter is the item the rate-limit store increments.
+   * thousands of requests. The counter is the day's item the rate-limit store updates: a full minute is the
+   * current minute's count (the day holding as many), a full day the day's count.
    */
   async function presetCounter(merchantId: string, operationClass: OperationClass, window: 'minute' | 'day', count: number): Promise<void> {
     const w = rateWindows(sandbox.clock.now());
+    const counts = window === 'minute' ? { minute: w.minute, minuteCount: count, dayCount: count } : { dayCount: count };
     await sandbox.deps.db.send(
-      new UpdateCommand({
-        TableName: sandbox.deps.config.tableName,
-        Key: tableKeys.rateWindow(merchantId, operationClass, window === 'minute' ? w.minute : w.day),
-        UpdateExpression: 'SET #count = :count, #ttl = :ttl',
-        ExpressionAttributeNames: { '#count': 'count', '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':count': count, ':ttl': window === 'minute' ? w.minuteExpiresAt : w.dayExpiresAt },
-      }),
+      new PutCommand({ TableName: sandbox.deps.config.tableName, Item: { ...tableKeys.rateWindow(merchantId, operationClass, w.day), ...counts, ttl: w.dayExpiresAt } }),
     );
   }
 

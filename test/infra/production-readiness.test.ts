@@ -124,7 +124,8 @@ describe('production readiness', () => {
       for (const id of users) expect(id in routes ? routes[id as keyof typeof routes].access : 'write', id).toBe('write');
       for (const fn of dev.functions()) {
         const uses = users.includes(fn.node.id);
-        if (uses) expect([...new Set(dev.actionsOn(fn, dev.stack.keys.secrets))], fn.node.id).toEqual(['kms:Decrypt', 'kms:GenerateDataKey']);
+        // KMS Encrypt to seal, Decrypt to open (shared/crypto/kms-secret-box.ts): no data keys, no re-encryption.
+        if (uses) expect([...new Set(dev.actionsOn(fn, dev.stack.keys.secrets))], fn.node.id).toEqual(['kms:Decrypt', 'kms:Encrypt']);
         expect(dev.environmentOf(fn).SECRETS_KMS_KEY_ARN, fn.node.id).toEqual(uses ? { 'Fn::GetAtt': [dev.idOf(dev.stack.keys.secrets), 'Arn'] } : undefined);
       }
     });
@@ -137,6 +138,7 @@ describe('production readiness', () => {
       expect(vault).toEqual(['createCharge', 'createCheckoutCharge']);
       for (const fn of dev.functions()) {
         for (const statement of onSecrets(fn)) {
+          expect([statement.Action].flat().sort(), fn.node.id).toEqual(['kms:Decrypt', 'kms:Encrypt']);
           const condition = statement.Condition;
           // Each grant on the secrets key is either card numbers only (the vault) or everything but card numbers.
           if (vault.includes(fn.node.id) && JSON.stringify(condition?.StringEquals) === JSON.stringify(cardPurpose)) continue;

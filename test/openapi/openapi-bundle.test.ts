@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ServiceFunction } from '../../infra/constructs/service-function.ts';
 import { readStageConfig } from '../../infra/stage-config.ts';
 import { routeIds, routes } from '../../shared/routes.ts';
+import { provideRuntimeSdk } from '../support/lambda-runtime.ts';
 
 const run = promisify(execFile);
 
@@ -26,6 +27,7 @@ describe('the OpenAPI document function bundle', () => {
     const stack = new Stack(app, 'OpenApiBundleTest');
     new ServiceFunction(stack, 'OpenApi', { config: readStageConfig(app.node), entry: routes.getOpenApiDocument.entry, description: 'openapi bundle test', environment: {} });
     const assembly = app.synth();
+    provideRuntimeSdk(assembly.directory);
     const asset = readdirSync(assembly.directory).find((name) => name.startsWith('asset.'))!;
     bundle = join(assembly.directory, asset, 'index.mjs');
   }, 120_000);

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomToken } from '../../shared/ids.ts';
 import { CallCounter, UNSCOPED } from '../../shared/observability/call-counter.ts';
@@ -34,6 +34,26 @@ describe('CallCounter', () => {
     expect(counted.TransactWriteItems!.calls).toBe(1);
     expect(counted.GetItem!.capacityUnits).toBeGreaterThan(0);
     expect(counted.TransactWriteItems!.capacityUnits).toBeGreaterThan(0);
+    expect(counted.GetItem!.itemsPerCall).toBe(1);
+    expect(counted.TransactWriteItems!.itemsPerCall).toBe(2);
+  });
+
+  it('sizes batches by their keys and a Query by the items it read', async () => {
+    // prepare
+    const counter = new CallCounter();
+    counter.attach(db);
+    const partition = `BENCHTEST#${randomToken(12)}`;
+    const items = [0, 1, 2].map((i) => ({ pk: partition, sk: `X${i}` }));
+    for (const item of items) await db.send(new PutCommand({ TableName: tableName, Item: item }));
+    const before = counter.snapshot();
+
+    // act
+    await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: items.slice(0, 2) } } }));
+    await db.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': partition } }));
+
+    // assess
+    const counted = Object.fromEntries(counter.since(before).map((c) => [c.command, c.itemsPerCall]));
+    expect(counted).toEqual({ BatchGetItem: 2, Query: 3 });
   });
 
   it('counts a call under the scope it was made in, through awaits, and nothing else under it', async () => {
@@ -50,7 +70,7 @@ describe('CallCounter', () => {
     await db.send(new GetCommand({ TableName: tableName, Key: key() }));
 
     // assess
-    expect(counter.since(before, 'request')).toEqual([{ scope: 'request', service: 'DynamoDB', command: 'GetItem', calls: 1, capacityUnits: 0 }]);
+    expect(counter.since(before, 'request')).toEqual([{ scope: 'request', service: 'DynamoDB', command: 'GetItem', calls: 1, capacityUnits: 0, itemsPerCall: 1 }]);
     expect(counter.since(before, UNSCOPED).map((c) => c.calls)).toEqual([1]);
   });
 });

@@ -4,11 +4,14 @@ import type { OperationClass, RateLimit } from '../../shared/domain/merchant.ts'
 import { rateWindows } from '../../shared/domain/rate-limits.ts';
 import { randomToken } from '../../shared/ids.ts';
 import { keys } from '../../shared/store/keys.ts';
+import { CallCounter } from '../../shared/observability/call-counter.ts';
 import { createRateLimitStore, type ConsumeResult } from '../../shared/store/rate-limit-store.ts';
 import { testConnection, testDb } from '../support/dynamo.ts';
 
 const { tableName } = testConnection();
 const db = testDb();
+const counter = new CallCounter({ measureCapacity: true });
+counter.attach(db);
 const store = createRateLimitStore(db, tableName);
 afterAll(() => db.destroy());
 
@@ -25,8 +28,17 @@ async function consumeInSequence(merchantId: string, operationClass: OperationCl
 
 const allowedCount = (results: ConsumeResult[]) => results.filter((r) => r.allowed).length;
 
-const counterOf = async (merchantId: string, operationClass: OperationClass, window: string) =>
-  (await db.send(new GetCommand({ TableName: tableName, Key: keys.rateWindow(merchantId, operationClass, window) }))).Item?.count;
+/** The day's counter item as stored: the day's count, and the latest minute with its count. */
+const counterOf = async (merchantId: string, operationClass: OperationClass, now: number) =>
+  (await db.send(new GetCommand({ TableName: tableName, Key: keys.rateWindow(merchantId, operationClass, rateWindows(now).day) }))).Item;
+
+/** The DynamoDB calls and write units that `work` made through the store's client. */
+async function callsOf(work: () => Promise<unknown>) {
+  const before = counter.snapshot();
+  await work();
+  const calls = counter.since(before);
+  return { commands: calls.map((c) => `${c.command} x${c.calls}`), writeUnits: calls.reduce((n, c) => n + c.capacityUnits, 0) };
+}
 
 describe('RateLimitStore', () => {
   it('allows exactly N of 3N parallel requests with a limit of N per minute, in every repetition', async () => {
@@ -42,7 +54,7 @@ describe('RateLimitStore', () => {
         Array.from({ length: 3 * perMinute }, () => store.consume(merchantId, 'sessions', { perMinute, perDay: ROOMY_DAY }, now)),
       );
       allowedPerRun.push(allowedCount(results));
-      expect(await counterOf(merchantId, 'sessions', rateWindows(now).minute)).toBe(perMinute);
+      expect(await counterOf(merchantId, 'sessions', now)).toMatchObject({ minute: rateWindows(now).minute, minuteCount: perMinute, dayCount: perMinute });
     }
     console.info(`allowed of ${3 * perMinute} parallel requests, limit ${perMinute}/min, per run: ${allowedPerRun.join(', ')}`);
     // assess
@@ -61,7 +73,7 @@ describe('RateLimitStore', () => {
     // assess
     expect(firstMinute.map((r) => r.allowed)).toEqual([true, true, true, false, false, false, false, false]);
     expect(secondMinute.map((r) => r.allowed)).toEqual([true, true, true]);
-    expect(await counterOf(merchantId, 'charge', rateWindows(first).day)).toBe(6);
+    expect(await counterOf(merchantId, 'charge', first)).toMatchObject({ minute: '2031-05-01T10:01', minuteCount: 3, dayCount: 6 });
   });
 
   it.each([
@@ -134,5 +146,74 @@ describe('RateLimitStore', () => {
     // assess
     expect(aSessions.allowed).toBe(false);
     expect([aCharge, aReads, bSessions]).toEqual([{ allowed: true }, { allowed: true }, { allowed: true }]);
+  });
+  it('counts with one single-item UpdateItem of 1 write unit, a minute\'s first request included, once the process knows the minute', async () => {
+    // prepare
+    const merchantId = newMerchantId();
+    const limit = { perMinute: 100, perDay: ROOMY_DAY };
+    // act
+    const first = await callsOf(() => store.consume(merchantId, 'reads', limit, at('2031-05-01T10:00:10.000Z')));
+    const sameMinute = await callsOf(() => store.consume(merchantId, 'reads', limit, at('2031-05-01T10:00:40.000Z')));
+    const nextMinute = await callsOf(() => store.consume(merchantId, 'reads', limit, at('2031-05-01T10:01:05.000Z')));
+    const minuteLater = await callsOf(() => store.consume(merchantId, 'reads', limit, at('2031-05-01T10:07:00.000Z')));
+    // assess
+    for (const calls of [first, sameMinute, nextMinute, minuteLater]) expect(calls).toEqual({ commands: ['UpdateItem x1'], writeUnits: 1 });
+    expect(await counterOf(merchantId, 'reads', at('2031-05-01T10:07:00.000Z'))).toMatchObject({ minute: '2031-05-01T10:07', minuteCount: 1, dayCount: 4 });
+  });
+
+  it('takes two round trips at most when another process started the minute, and then counts exactly', async () => {
+    // prepare: two processes (two Lambda containers), each with its own memory of the last minute
+    const merchantId = newMerchantId();
+    const other = createRateLimitStore(db, tableName);
+    const limit = { perMinute: 3, perDay: ROOMY_DAY };
+    const minute1 = at('2031-05-01T10:00:10.000Z');
+    const minute2 = at('2031-05-01T10:01:10.000Z');
+    await store.consume(merchantId, 'sessions', limit, minute1);
+    await other.consume(merchantId, 'sessions', limit, minute1);
+    // act: "other" starts minute 2; "store" still believes in minute 1, then learns
+    await other.consume(merchantId, 'sessions', limit, minute2);
+    const stale = await callsOf(() => store.consume(merchantId, 'sessions', limit, minute2));
+    const learned = await callsOf(() => store.consume(merchantId, 'sessions', limit, minute2));
+    const refused = await other.consume(merchantId, 'sessions', limit, minute2);
+    // assess
+    expect(stale.commands).toEqual(['UpdateItem x2']);
+    expect(learned.commands).toEqual(['UpdateItem x1']);
+    expect(refused).toEqual({ allowed: false, retryAfterSeconds: 50 });
+    expect(await counterOf(merchantId, 'sessions', minute2)).toMatchObject({ minute: '2031-05-01T10:01', minuteCount: 3, dayCount: 5 });
+  });
+
+  it('counts a request that arrives after its minute turned in the newer minute, never moving the counter back', async () => {
+    // prepare: a request of 10:01 was counted first; one of 10:00 (sent a moment earlier) arrives after it
+    const merchantId = newMerchantId();
+    const limit = { perMinute: 2, perDay: ROOMY_DAY };
+    await store.consume(merchantId, 'charge', limit, at('2031-05-01T10:01:00.100Z'));
+    // act
+    const late = await createRateLimitStore(db, tableName).consume(merchantId, 'charge', limit, at('2031-05-01T10:00:59.900Z'));
+    const third = await store.consume(merchantId, 'charge', limit, at('2031-05-01T10:01:00.200Z'));
+    // assess
+    expect(late).toEqual({ allowed: true });
+    expect(third).toEqual({ allowed: false, retryAfterSeconds: 60 });
+    expect(await counterOf(merchantId, 'charge', at('2031-05-01T10:01:00.000Z'))).toMatchObject({ minute: '2031-05-01T10:01', minuteCount: 2, dayCount: 2 });
+  });
+
+  it('stays exact when parallel requests of many processes cross a minute boundary', async () => {
+    // prepare: six processes, each having seen minute 1; the burst is half in minute 1, half in minute 2
+    const merchantId = newMerchantId();
+    const perMinute = 5;
+    const limit = { perMinute, perDay: ROOMY_DAY };
+    const processes = Array.from({ length: 6 }, () => createRateLimitStore(db, tableName));
+    const minute1 = at('2031-05-01T10:00:59.000Z');
+    const minute2 = at('2031-05-01T10:01:00.000Z');
+    await Promise.all(processes.map((p) => p.consume(merchantId, 'reads', { perMinute: 1_000, perDay: ROOMY_DAY }, minute1 - 30_000)));
+    // act
+    const [inMinute1, inMinute2] = await Promise.all(
+      [minute1, minute2].map((now) => Promise.all(Array.from({ length: 3 * perMinute }, (_, i) => processes[i % processes.length]!.consume(merchantId, 'reads', limit, now)))),
+    );
+    // assess: minute 1 already held 6, over its limit of 5; minute 2 accepts exactly its 5, wherever minute 1's stragglers landed
+    const accepted = allowedCount(inMinute1!) + allowedCount(inMinute2!);
+    const stored = await counterOf(merchantId, 'reads', minute2);
+    expect(stored).toMatchObject({ minute: '2031-05-01T10:01', minuteCount: perMinute });
+    expect(accepted).toBe(perMinute);
+    expect(stored!.dayCount).toBe(processes.length + perMinute);
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OPERATION_CLASSES, type OperationClass, type RateLimit } from '../../shared/domain/merchant.ts';
-import { DEFAULT_RATE_LIMITS, limitFor, rateWindows } from '../../shared/domain/rate-limits.ts';
+import { DEFAULT_RATE_LIMITS, decideRate, limitFor, rateWindows } from '../../shared/domain/rate-limits.ts';
 
 const at = (iso: string) => Date.parse(iso);
 const MINUTE = 60_000;
@@ -26,14 +26,21 @@ describe('rateWindows', () => {
     expect(w).toMatchObject({ minute, day, minuteResetsInSeconds: minuteReset, dayResetsInSeconds: dayReset });
   });
 
-  it('keeps each counter at least until its window has ended, so a late write never restarts a live window', () => {
+  it('keeps the day counter at least until its day has ended, so a late write never restarts a live day', () => {
     fc.assert(
       fc.property(fc.integer({ min: at('2000-01-01T00:00:00Z'), max: at('2100-01-01T00:00:00Z') }), (now) => {
         const w = rateWindows(now);
-        const minuteEnd = Math.floor(now / MINUTE) * MINUTE + MINUTE;
         const dayEnd = Math.floor(now / DAY) * DAY + DAY;
-        expect(w.minuteExpiresAt * 1000).toBeGreaterThanOrEqual(minuteEnd);
         expect(w.dayExpiresAt * 1000).toBeGreaterThanOrEqual(dayEnd);
+      }),
+    );
+  });
+
+  it('names minutes so that a later minute sorts after an earlier one, across hours, days and years', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: at('2000-01-01T00:00:00Z'), max: at('2100-01-01T00:00:00Z') }), fc.integer({ min: 1, max: 400 * DAY }), (now, later) => {
+        expect(rateWindows(now + later).minute >= rateWindows(now).minute).toBe(true);
+        if (later >= MINUTE) expect(rateWindows(now + later).minute > rateWindows(now).minute).toBe(true);
       }),
     );
   });
@@ -60,6 +67,25 @@ describe('rateWindows', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('decideRate', () => {
+  const w = rateWindows(at('2026-01-01T10:05:30.000Z'));
+  const limit = { perMinute: 3, perDay: 10 };
+
+  it.each<[string, Parameters<typeof decideRate>[0], ReturnType<typeof decideRate>]>([
+    ['no counter yet: the minute starts', undefined, { kind: 'new_minute', minute: '2026-01-01T10:05' }],
+    ['a counter of an earlier minute: this minute starts', { dayCount: 7, minute: '2026-01-01T10:04', minuteCount: 3 }, { kind: 'new_minute', minute: '2026-01-01T10:05' }],
+    ['this minute with room: counted in it', { dayCount: 7, minute: '2026-01-01T10:05', minuteCount: 2 }, { kind: 'same_minute', minute: '2026-01-01T10:05' }],
+    ['this minute full: refused until the next minute', { dayCount: 7, minute: '2026-01-01T10:05', minuteCount: 3 }, { kind: 'refused', retryAfterSeconds: 30 }],
+    ['the day full: refused until UTC midnight', { dayCount: 10, minute: '2026-01-01T10:04', minuteCount: 1 }, { kind: 'refused', retryAfterSeconds: 50_070 }],
+    ['both full: the day decides, the next minute would refuse too', { dayCount: 10, minute: '2026-01-01T10:05', minuteCount: 3 }, { kind: 'refused', retryAfterSeconds: 50_070 }],
+    // A request that reaches the store after its minute turned: counted in the newer minute, never rewinding it.
+    ['a later minute with room: counted in that minute', { dayCount: 7, minute: '2026-01-01T10:06', minuteCount: 1 }, { kind: 'same_minute', minute: '2026-01-01T10:06' }],
+    ['a later minute full: refused', { dayCount: 7, minute: '2026-01-01T10:06', minuteCount: 3 }, { kind: 'refused', retryAfterSeconds: 30 }],
+  ])('%s', (_label, counter, expected) => {
+    expect(decideRate(counter, w, limit)).toEqual(expected);
   });
 });
 

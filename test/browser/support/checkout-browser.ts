@@ -3,11 +3,10 @@
  * Fails loudly when Chromium is missing: these tests run in CI (.ci/run installs it), never skipped.
  */
 import type axe from 'axe-core';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -31,12 +30,16 @@ export const OTP_CODE = '123456';
 
 export interface CheckoutHarness {
   sandbox: TestSandbox;
-  context: BrowserContext;
   secretKey: string;
   /** Creates a VES session as the merchant's server would and returns it (checkoutUrl included). */
   createSession(body?: Record<string, unknown>): Promise<{ reference: string; checkoutUrl: string; [key: string]: unknown }>;
-  /** A new page at the session's checkout, sized as asked, recording what the page sends and logs. */
-  open(checkoutUrl: string, viewport?: { width: number; height: number }): Promise<CheckoutPage>;
+  /**
+   * A new page at the session's checkout, sized as asked, recording what the page sends and logs. Each page has a
+   * browser context of its own (fresh storage and cookies, its own clock), so nothing carries over between tests. With
+   * `pausedClock`, the page's timers and Date stand still until the test moves them with Playwright's clock
+   * (page.clock.runFor), so a test can pass the page's poll interval exactly and without waiting for it.
+   */
+  open(checkoutUrl: string, viewport?: { width: number; height: number }, options?: { pausedClock?: boolean }): Promise<CheckoutPage>;
   close(): Promise<void>;
 }
 
@@ -54,22 +57,14 @@ export async function startCheckoutHarness(): Promise<CheckoutHarness> {
   }
   const sandbox = await startTestSandbox();
   const { keys } = await sandbox.newMerchant();
-  const userDataDir = mkdtempSync(join(tmpdir(), 'checkout-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    locale: 'es-VE',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  await context.route('https://tienda.example/**', (route) =>
-    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<!doctype html><html lang="es"><title>Tienda</title><h1>Gracias por tu compra</h1></html>' }),
-  );
-  // A fresh profile opens a blank tab; the tests use their own pages.
-  for (const page of context.pages()) await page.close();
 
   return {
     sandbox,
-    context,
     secretKey: keys.secretTest,
     async createSession(body = {}) {
       const created = await sandbox.request('POST', '/v1/sessions', {
@@ -79,8 +74,17 @@ export async function startCheckoutHarness(): Promise<CheckoutHarness> {
       if (created.status !== 201) throw new Error(`Session not created: ${created.status} ${created.text}`);
       return created.body;
     },
-    async open(checkoutUrl, viewport = DESKTOP) {
+    async open(checkoutUrl, viewport = DESKTOP, options = {}) {
+      const context = await browser.newContext({ locale: 'es-VE' });
+      await context.route('https://tienda.example/**', (route) =>
+        route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<!doctype html><html lang="es"><title>Tienda</title><h1>Gracias por tu compra</h1></html>' }),
+      );
       const page = await context.newPage();
+      // Playwright's clock belongs to the context: a paused one here never reaches another test's page.
+      if (options.pausedClock) {
+        await page.clock.install();
+        await page.clock.pauseAt(Date.now() + 1_000);
+      }
       await page.setViewportSize(viewport);
       const opened: CheckoutPage = { page, requests: [], console: [] };
       page.on('request', (request) => opened.requests.push({ url: request.url(), method: request.method(), body: request.postData(), idempotencyKey: request.headers()['idempotency-key'] ?? null }));
@@ -90,8 +94,7 @@ export async function startCheckoutHarness(): Promise<CheckoutHarness> {
       return opened;
     },
     async close() {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
+      await browser.close();
       await sandbox.stop();
     },
   };
@@ -109,6 +112,26 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(ARTIFACTS_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/** How many times the page has read its session (GET /v1/checkout/sessions/...). */
+export const sessionReads = ({ requests }: CheckoutPage) => requests.filter((r) => r.method === 'GET' && r.url.includes('/v1/checkout/sessions/')).length;
+
+/**
+ * The buyer switches to another tab (hidden) or back (visible). Headless Chromium keeps every page visible, so
+ * the page's document is told so, as the browser would: the state, then the visibilitychange event.
+ */
+export async function setVisibility(page: Page, state: 'hidden' | 'visible'): Promise<void> {
+  await page.evaluate((s) => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => s });
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => s === 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, state);
+}
+
+/** The buyer comes back to the window (from another application): the window gets focus. */
+export async function focusWindow(page: Page): Promise<void> {
+  await page.evaluate(() => window.dispatchEvent(new FocusEvent('focus')));
 }
 
 /** Fills the new-card form the way a buyer types it. */
