@@ -8,6 +8,7 @@ import { withOpenedSecretCache } from './crypto/opened-secret-cache.ts';
 import type { Fingerprinter, SecretBox } from './crypto/secret-box.ts';
 import type { GatewayRegistry } from './gateways/gateway-registry.ts';
 import { createLogger } from './observability/logger.ts';
+import { processTracer } from './observability/tracer.ts';
 import { metricsFromEnvironment, type ServiceMetrics } from './observability/metrics.ts';
 import { createApiKeyStore, type ApiKeyStore } from './store/api-key-store.ts';
 import { createCardStore, type CardStore } from './store/card-store.ts';
@@ -122,5 +123,9 @@ function notWired(part: keyof OptionalParts): unknown {
  */
 export function depsFromEnvironment(parts: readonly PartsFactory[]): Deps {
   const config = readServiceConfig();
-  return createDeps({ config, db: createDocumentClient({ tableName: config.tableName, endpoint: process.env.DYNAMODB_ENDPOINT }), parts });
+  const db = createDocumentClient({ tableName: config.tableName, endpoint: process.env.DYNAMODB_ENDPOINT });
+  // Each DynamoDB call becomes an X-Ray subsegment under the handler's, where the time of a slow request goes.
+  const tracer = processTracer();
+  if (tracer.isTracingEnabled()) tracer.captureAWSv3Client(db);
+  return createDeps({ config, db, parts });
 }

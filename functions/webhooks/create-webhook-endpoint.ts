@@ -17,11 +17,17 @@ export const { build, handler, schemas, parts } = defineApiHandler(
   async (req, deps) => {
     const { merchant, mode } = req.auth;
     checkEndpointUrl(deps, req.body.url, 'url');
-    if ((await deps.webhookEndpoints.count(merchant.id, mode)) >= MAX_ENDPOINTS_PER_MODE) {
-      throw new ConflictError('endpoint_limit_reached', `A merchant can register at most ${MAX_ENDPOINTS_PER_MODE} webhook endpoints per mode. Delete one first.`);
-    }
     const identity = { id: prefixedId('we'), merchantId: merchant.id };
     const secret = prefixedId('whsec');
+    // Side by side: the count is a table Query, the sealing one or two KMS calls; none of them writes anything.
+    const [count, auth, secretCiphertext] = await Promise.all([
+      deps.webhookEndpoints.count(merchant.id, mode),
+      resolveAuth(deps, identity, { ...NO_AUTH, settings: { ...NO_AUTH.settings } }, req.body),
+      deps.secretBox.encrypt(secret, secretContext(identity)),
+    ]);
+    if (count >= MAX_ENDPOINTS_PER_MODE) {
+      throw new ConflictError('endpoint_limit_reached', `A merchant can register at most ${MAX_ENDPOINTS_PER_MODE} webhook endpoints per mode. Delete one first.`);
+    }
     const now = new Date(req.now).toISOString();
     const endpoint: WebhookEndpoint = {
       ...identity,
@@ -30,8 +36,8 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       enabledEvents: [...new Set(req.body.enabledEvents ?? [])],
       description: req.body.description || null,
       status: 'enabled',
-      ...(await resolveAuth(deps, identity, { ...NO_AUTH, settings: { ...NO_AUTH.settings } }, req.body)),
-      secretCiphertext: await deps.secretBox.encrypt(secret, secretContext(identity)),
+      ...auth,
+      secretCiphertext,
       createdAt: now,
       updatedAt: now,
       version: 1,

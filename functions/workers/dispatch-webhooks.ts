@@ -1,7 +1,7 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { DynamoDBRecord, DynamoDBStreamEvent, DynamoDBBatchResponse } from 'aws-lambda';
+import { EventType } from '@aws-lambda-powertools/batch';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { newImageOf } from '../../shared/background/stream-image.ts';
-import { defineWorker } from '../../shared/background/define-worker.ts';
+import { defineRecordWorker } from '../../shared/background/define-worker.ts';
 import type { Deps } from '../../shared/deps.ts';
 import type { EventEnvelope } from '../../shared/domain/events.ts';
 import { newDelivery, type DeliveryMessage } from '../../shared/webhooks/delivery.ts';
@@ -41,7 +41,4 @@ async function isUnsent(deps: Deps, deliveryId: string): Promise<boolean> {
   return existing !== null && existing.state === 'pending' && existing.attemptCount === 0;
 }
 
-export const { build, handler, parts } = defineWorker('dispatchWebhooks', (event: DynamoDBStreamEvent, deps): Promise<DynamoDBBatchResponse> =>
-  processPartialResponse(event, (record: DynamoDBRecord) => dispatch(record, deps), new BatchProcessor(EventType.DynamoDBStreams), { throwOnFullBatchFailure: false }),
-  { parts: [queuesFromEnvironment] },
-);
+export const { build, handler, parts } = defineRecordWorker('dispatchWebhooks', EventType.DynamoDBStreams, dispatch, { parts: [queuesFromEnvironment] });

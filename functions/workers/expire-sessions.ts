@@ -1,7 +1,7 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { EventType } from '@aws-lambda-powertools/batch';
+import type { SQSRecord } from 'aws-lambda';
 import { requireMerchant } from '../../shared/admin/merchant-admin.ts';
-import { defineWorker } from '../../shared/background/define-worker.ts';
+import { defineRecordWorker } from '../../shared/background/define-worker.ts';
 import type { Deps } from '../../shared/deps.ts';
 import { sessionExpiredEvent } from '../../shared/domain/events.ts';
 import { handoverDelaySeconds } from '../../shared/domain/expiry-timing.ts';
@@ -63,7 +63,4 @@ async function expire(record: SQSRecord, deps: Deps): Promise<void> {
   }
 }
 
-export const { build, handler, parts } = defineWorker('expireSessions', (event: SQSEvent, deps): Promise<SQSBatchResponse> =>
-  processPartialResponse(event, (record: SQSRecord) => expire(record, deps), new BatchProcessor(EventType.SQS), { throwOnFullBatchFailure: false }),
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment, queuesFromEnvironment] },
-);
+export const { build, handler, parts } = defineRecordWorker('expireSessions', EventType.SQS, expire, { parts: [cryptoFromEnvironment, gatewaysFromEnvironment, queuesFromEnvironment] });

@@ -1,6 +1,6 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { defineWorker } from '../../shared/background/define-worker.ts';
+import { EventType } from '@aws-lambda-powertools/batch';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { defineRecordWorker } from '../../shared/background/define-worker.ts';
 import { newImageOf } from '../../shared/background/stream-image.ts';
 import type { Deps } from '../../shared/deps.ts';
 import { expiryScheduleName, planExpiry } from '../../shared/domain/expiry-timing.ts';
@@ -32,7 +32,4 @@ async function plan(record: DynamoDBRecord, deps: Deps): Promise<void> {
   }
 }
 
-export const { build, handler, parts } = defineWorker('planSessionExpiry', (event: DynamoDBStreamEvent, deps): Promise<DynamoDBBatchResponse> =>
-  processPartialResponse(event, (record: DynamoDBRecord) => plan(record, deps), new BatchProcessor(EventType.DynamoDBStreams), { throwOnFullBatchFailure: false }),
-  { parts: [schedulerFromEnvironment, queuesFromEnvironment] },
-);
+export const { build, handler, parts } = defineRecordWorker('planSessionExpiry', EventType.DynamoDBStreams, plan, { parts: [schedulerFromEnvironment, queuesFromEnvironment] });

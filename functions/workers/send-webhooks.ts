@@ -1,6 +1,6 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { defineWorker } from '../../shared/background/define-worker.ts';
+import { EventType } from '@aws-lambda-powertools/batch';
+import type { SQSRecord } from 'aws-lambda';
+import { defineRecordWorker, NotYetDoneError } from '../../shared/background/define-worker.ts';
 import type { Deps } from '../../shared/deps.ts';
 import type { EventEnvelope } from '../../shared/domain/events.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
@@ -15,7 +15,7 @@ import { webhookHttpFromEnvironment } from '../../shared/webhooks/oauth-tokens.t
 import { queuesFromEnvironment } from '../../shared/background/queues-from-environment.ts';
 
 /** Thrown to report the message as failed: its retry (or its move to the dead-letter queue) is already arranged. */
-class DeliveryNotYetDoneError extends Error {
+class DeliveryNotYetDoneError extends NotYetDoneError {
   constructor(deliveryId: string) {
     super(`Delivery ${deliveryId} failed; retry scheduled through the message visibility.`);
     this.name = 'DeliveryNotYetDoneError';
@@ -114,7 +114,4 @@ async function send(record: SQSRecord, deps: Deps): Promise<void> {
   }
 }
 
-export const { build, handler, parts } = defineWorker('sendWebhooks', (event: SQSEvent, deps): Promise<SQSBatchResponse> =>
-  processPartialResponse(event, (record: SQSRecord) => send(record, deps), new BatchProcessor(EventType.SQS), { throwOnFullBatchFailure: false }),
-  { parts: [cryptoFromEnvironment, webhookHttpFromEnvironment, queuesFromEnvironment] },
-);
+export const { build, handler, parts } = defineRecordWorker('sendWebhooks', EventType.SQS, send, { parts: [cryptoFromEnvironment, webhookHttpFromEnvironment, queuesFromEnvironment] });

@@ -44,6 +44,15 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
   }),
 );
 
+/**
+ * Writes the OpenAPI document beside the bundle of GET /v1/openapi.json (shared/openapi/served-document.ts), with
+ * the Node.js and tsx of the synth: built from the schemas at bundle time, so that function bundles no handler.
+ */
+export const writeOpenApiDocument = (outputDir: string): string[] => [`"${process.execPath}" --import tsx shared/openapi/write-openapi-json.ts "${outputDir}"`];
+
+/** Steps after esbuild, by route id. */
+const AFTER_BUNDLING: Record<string, (outputDir: string) => string[]> = { getOpenApiDocument: writeOpenApiDocument };
+
 export interface ApiProps {
   config: StageConfig;
   dataStore: DataStore;
@@ -121,6 +130,7 @@ export class Api extends Construct {
         description: `${route.method} ${route.path} (${routeId}): ${route.summary}`,
         environment: serviceEnvironment(config, dataStore),
         needs: route.needs,
+        afterBundling: AFTER_BUNDLING[routeId],
       });
       if (route.access === 'write') {
         dataStore.grantItemReadWrite(routeFunction.role);

@@ -58,6 +58,8 @@ export interface ServiceFunctionProps {
   memorySize?: number;
   /** From the function's manifest entry; the stack grants them once every function exists (provideNeeds). */
   needs?: readonly FunctionNeed[];
+  /** Shell commands run in the project root after esbuild: the files they write into `outputDir` ship beside the bundle. */
+  afterBundling?: (outputDir: string) => string[];
 }
 
 /**
@@ -74,6 +76,7 @@ export class ServiceFunction extends Construct {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     this.needs = props.needs ?? [];
+    const { afterBundling } = props;
     this.logGroup = new LogGroup(this, 'Logs', { retention: props.config.logRetention, removalPolicy: props.config.removalPolicy });
     this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: props.description });
     this.logGroup.grantWrite(this.role);
@@ -92,7 +95,7 @@ export class ServiceFunction extends Construct {
       logGroup: this.logGroup,
       tracing: Tracing.ACTIVE,
       environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
-      bundling: BUNDLING,
+      bundling: afterBundling ? { ...BUNDLING, commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: (_input, output) => afterBundling(output) } } : BUNDLING,
     });
     NagSuppressions.addResourceSuppressions(
       this,

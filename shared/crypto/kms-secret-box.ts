@@ -19,13 +19,13 @@ const KEY_ARN = /^arn:aws[a-z-]*:kms:([a-z0-9-]+):\d{12}:key\/[A-Za-z0-9-]+$/;
 export function kmsSecretBox({ keyArn, kms }: { keyArn: string; kms?: KMSClient }): SecretBox {
   const region = KEY_ARN.exec(keyArn)?.[1];
   if (!region) throw new CryptoError(`The secrets key must be a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>), not "${keyArn}".`);
-  let client = kms;
+  let kmsClient = kms;
   // The KMS client loads on the first call, not at import: it costs a Lambda function about 30 ms of start-up,
-  // and most functions that can open a secret do so on some requests only. bundleAwsSDK: false keeps it external.
+  // and most functions that can open a secret do so on some requests only (the SDK stays external to the bundle).
   const connect = async () => {
     const sdk = await import('@aws-sdk/client-kms');
-    client ??= new sdk.KMSClient({ region });
-    return { sdk, client };
+    kmsClient ??= new sdk.KMSClient({ region });
+    return { sdk, client: kmsClient };
   };
   return {
     async encrypt(plaintext, context) {

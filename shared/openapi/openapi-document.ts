@@ -4,6 +4,7 @@ import type { RouteSchemas } from '../http/api-handler.ts';
 import { routes, type RouteDefinition, type RouteId } from '../routes.ts';
 import { ErrorSchema, IdempotencyKeySchema } from '../schemas/common.ts';
 import { errorStatuses } from './error-responses.ts';
+import { loadRouteSchemas } from './load-route-schemas.ts';
 
 /** Operations are grouped by path; the first tag whose prefix matches wins, so Meta (everything else) comes last. */
 const TAGS = [
@@ -97,4 +98,12 @@ export function buildOpenApiDocument(routeSchemas: Record<RouteId, RouteSchemas>
     },
     paths,
   });
+}
+
+/**
+ * The document GET /v1/openapi.json serves (shared/openapi/served-document.ts): its server is '/', so the sandbox and
+ * every stage describe the origin that serves them.
+ */
+export async function servedOpenApiDocument(): Promise<ReturnType<typeof createDocument>> {
+  return buildOpenApiDocument(await loadRouteSchemas(), { serverUrl: '/' });
 }

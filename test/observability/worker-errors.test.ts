@@ -63,3 +63,12 @@ describe('any worker', () => {
     expect(lines).toEqual([expect.objectContaining({ level: 'ERROR', worker: 'handOverSessionExpiry', errorName: 'Error', errorMessage: 'Missing required environment variable SESSION_EXPIRY_QUEUE_URL' })]);
   });
 });
+
+describe('the webhook sender', () => {
+  it('logs a message it cannot read, then reports it failed', async () => {
+    const { build } = await import('../../functions/workers/send-webhooks.ts');
+    const { result, lines } = await capture(() => build(deps())({ Records: [message('m9', 'not json')] }));
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'm9' }] });
+    expect(lines).toEqual([expect.objectContaining({ level: 'ERROR', worker: 'sendWebhooks', recordId: 'm9', errorName: 'SyntaxError' })]);
+  });
+});
