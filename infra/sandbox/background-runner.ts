@@ -30,6 +30,12 @@ type Invoke = (event: unknown) => Promise<unknown>;
 export interface BackgroundRunner {
   /** Runs the workers until nothing is left to do right now: the stream read to its end, due schedules fired, visible messages handled. */
   drain(): Promise<void>;
+  /**
+   * Holds the workers' background runs (drain() still runs them) until resume(): the benchmark measures a route
+   * alone, as in AWS, where the workers are other Lambdas and take no CPU from it.
+   */
+  pause(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -224,6 +230,8 @@ export async function startBackgroundRunner(deps: Deps, local: LocalBackground):
         quiet = productiveRuns() === before ? quiet + 1 : 0;
       }
     },
+    pause: () => loops.forEach((l) => l.pause()),
+    resume: () => loops.forEach((l) => l.resume()),
     async stop() {
       clearInterval(clockCheck);
       await Promise.all(loops.map((l) => l.stop()));

@@ -36,6 +36,9 @@ export class ConsumerLoop {
   /** Sandbox time the timer is set for: a jump of the clock past it fires at once (see checkClock). */
   private dueAt: number | undefined;
   private stopped = false;
+  /** Held by pause(): wakes are kept for resume(), drain() still runs. */
+  private paused = false;
+  private wokenWhilePaused = false;
   /**
    * The async context the loop was made in. A run stands for an invocation of its own, so it must not run in the
    * context of whoever woke it (a request writing the table, a stand-in sending a message): request-scoped state,
@@ -47,6 +50,10 @@ export class ConsumerLoop {
 
   /** Something may be there now: run at once, or right after the run in progress. */
   wake(): void {
+    if (this.paused) {
+      this.wokenWhilePaused = true;
+      return;
+    }
     if (this.stopped || this.queued) return;
     this.queued = true;
     this.outside(() => this.runInBackground());
@@ -76,6 +83,19 @@ export class ConsumerLoop {
   /** The sandbox clock moved past the armed due time (POST /__sandbox/clock): run now, not at the old real-time timer. */
   checkClock(): void {
     if (this.dueAt !== undefined && this.options.clock.now() >= this.dueAt) this.wake();
+  }
+
+  /** No background runs until resume(); a run in progress finishes. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    if (this.wokenWhilePaused) {
+      this.wokenWhilePaused = false;
+      this.wake();
+    }
   }
 
   async stop(): Promise<void> {

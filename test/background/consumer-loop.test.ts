@@ -135,4 +135,20 @@ describe('ConsumerLoop (one trigger of the sandbox)', () => {
     expect(seen).toEqual([undefined]);
     await loop.stop();
   });
+
+  it('holds wakes while paused, still runs for drain(), and runs once on resume', async () => {
+    let runs = 0;
+    const loop = new ConsumerLoop({ run: async () => (runs++, { worked: false }), clock: new ManualClock(), onError: () => {} });
+    loop.pause();
+    loop.wake();
+    loop.wake();
+    await settle();
+    expect(runs).toBe(0);
+    await loop.runOnce();
+    expect(runs).toBe(1);
+    loop.resume();
+    await settle();
+    expect(runs).toBe(2);
+    await loop.stop();
+  });
 });
