@@ -53,8 +53,13 @@ export class Authenticator {
       return record ? { merchantId: record.merchantId, mode: record.mode, kind: record.kind, active: record.status === 'active' } : null;
     });
     if (!key || !key.active) throw new AuthenticationError();
-    const merchant = await this.merchants.getOrLoad(key.merchantId, () => this.merchantStore.get(key.merchantId));
+    const merchant = await this.merchant(key.merchantId);
     if (!merchant) throw new AuthenticationError();
     return { merchant, mode: key.mode, keyKind: key.kind };
+  }
+
+  /** The merchant, from the same short-lived cache as the keys' merchants. */
+  merchant(merchantId: string): Promise<Merchant | null> {
+    return this.merchants.getOrLoad(merchantId, () => this.merchantStore.get(merchantId));
   }
 }

@@ -88,7 +88,7 @@ export function defineApiHandler<S extends RouteSchemas>(
       .use(httpHeaderNormalizer() as HttpMiddleware)
       .use(errorResponse(deps.logger) as HttpMiddleware);
     const caller = () => {
-      chain.use((route.auth === 'secret' ? authenticate(deps.authenticator, route) : authenticateCheckout(deps)) as HttpMiddleware);
+      chain.use((route.auth === 'secret' ? authenticate(deps.authenticator, route) : authenticateCheckout(deps, route)) as HttpMiddleware);
       if (route.rateClass) chain.use(rateLimit(deps.rateLimits, deps.clock, route.rateClass, deps.metrics) as HttpMiddleware);
     };
     // A checkout caller is known only from the session reference in the validated input.

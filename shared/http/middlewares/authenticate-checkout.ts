@@ -18,7 +18,10 @@ function sessionReferenceOf(input: { params: unknown; body: unknown } | undefine
  * the credential, so it runs after validation has read it. A publishable key, when sent, must belong to the
  * session's merchant and mode; a secret key is refused, because it must never reach a browser.
  */
-export function authenticateCheckout(deps: { authenticator: Authenticator; sessions: SessionStore; merchants: MerchantStore }): MiddlewareObj<APIGatewayProxyEvent> {
+export function authenticateCheckout(
+  deps: { authenticator: Authenticator; sessions: SessionStore; merchants: MerchantStore },
+  route: { access: 'read' | 'write' },
+): MiddlewareObj<APIGatewayProxyEvent> {
   const authenticateCheckoutBefore = async (request: Request<APIGatewayProxyEvent>) => {
     const state = requestState(request.context);
     const reference = sessionReferenceOf(state.input);
@@ -31,8 +34,9 @@ export function authenticateCheckout(deps: { authenticator: Authenticator; sessi
         throw new AuthenticationError('This publishable key does not belong to the merchant and mode of this session.');
       }
     }
-    // Read, not cached: the charge decides on the merchant's current test mode and credentials.
-    const merchant = await deps.merchants.get(session.merchantId);
+    // A charge decides on the merchant's current test mode and credentials: read, not cached. The page's polls
+    // take it from the cache the secret-key routes use (30 s), one GetItem less each.
+    const merchant = route.access === 'write' ? await deps.merchants.get(session.merchantId) : await deps.authenticator.merchant(session.merchantId);
     if (!merchant) throw new NotFoundError('session', 'sessionReference');
     state.auth = { merchant, mode: session.mode, keyKind: authorization === undefined ? null : 'publishable', session };
   };
