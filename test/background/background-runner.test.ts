@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SCHEDULE_LEAD_SECONDS } from '../../shared/domain/expiry-timing.ts';
 import { RETRY_DELAYS_SECONDS } from '../../shared/webhooks/retry-schedule.ts';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
-import { startReceiver, type TestReceiver } from '../support/webhook-receiver.ts';
+import { sandboxWithReceiver } from '../support/sandbox-with-receiver.ts';
 
 /**
  * The other tests move the clock and call drain(); these call it never, as `npm start` never does: the background
@@ -12,55 +11,46 @@ import { startReceiver, type TestReceiver } from '../support/webhook-receiver.ts
 const ON_ITS_OWN = { timeout: 20_000, interval: 50 };
 
 describe('the sandbox background on its own, without drain()', () => {
-  let sandbox: TestSandbox;
-  let receiver: TestReceiver;
-  beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await sandbox.stop();
-    await receiver.close();
-  });
+  const env = sandboxWithReceiver();
 
   async function merchantWithEndpoint(path: string) {
-    const { keys } = await sandbox.newMerchant();
-    const endpoint = await sandbox.request('POST', '/v1/webhooks/endpoints', { key: keys.secretTest, body: { url: `${receiver.url}${path}` } });
+    const { keys } = await env.sandbox.newMerchant();
+    const endpoint = await env.sandbox.request('POST', '/v1/webhooks/endpoints', { key: keys.secretTest, body: { url: `${env.receiver.url}${path}` } });
     expect(endpoint.status).toBe(201);
     return keys.secretTest;
   }
 
   const createSession = async (key: string) =>
-    (await sandbox.request('POST', '/v1/sessions', { key, body: { amountMinor: 500, currency: 'VES', expiresInMinutes: 2 } })).body as { reference: string; expiresAt: string };
+    (await env.sandbox.request('POST', '/v1/sessions', { key, body: { amountMinor: 500, currency: 'VES', expiresInMinutes: 2 } })).body as { reference: string; expiresAt: string };
 
-  const eventsAt = (path: string) => receiver.received.filter((r) => r.path === path).map((r) => JSON.parse(r.rawBody) as { type: string; data: { reason: string } });
+  const eventsAt = (path: string) => env.receiver.received.filter((r) => r.path === path).map((r) => JSON.parse(r.rawBody) as { type: string; data: { reason: string } });
 
   it('delivers the event of a write, and fires a timed expiry when the sandbox clock jumps past it', async () => {
     const key = await merchantWithEndpoint('/own');
     const byMerchant = await createSession(key);
     const timed = await createSession(key);
-    await sandbox.request('POST', `/v1/sessions/${byMerchant.reference}/expire`, { key });
+    await env.sandbox.request('POST', `/v1/sessions/${byMerchant.reference}/expire`, { key });
     await vi.waitFor(() => expect(eventsAt('/own').map((e) => e.data.reason)).toEqual(['merchant_request']), ON_ITS_OWN);
 
     // The planner's schedule, SCHEDULE_LEAD_SECONDS ahead of expiresAt, is the next timer of the scheduler.
     const scheduledAt = Date.parse(timed.expiresAt) - SCHEDULE_LEAD_SECONDS * 1000;
-    await vi.waitFor(() => expect(sandbox.background.scheduler.nextDueAt()).toBe(scheduledAt), ON_ITS_OWN);
-    sandbox.advance((Date.parse(timed.expiresAt) - sandbox.clock.now()) / 1000 + 1);
+    await vi.waitFor(() => expect(env.sandbox.background.scheduler.nextDueAt()).toBe(scheduledAt), ON_ITS_OWN);
+    env.sandbox.advance((Date.parse(timed.expiresAt) - env.sandbox.clock.now()) / 1000 + 1);
     await vi.waitFor(() => expect(eventsAt('/own').map((e) => e.data.reason)).toEqual(['merchant_request', 'expired']), ON_ITS_OWN);
-    expect(await sandbox.deps.sessions.get(timed.reference)).toMatchObject({ status: 'expired', closedReason: 'expired' });
+    expect(await env.sandbox.deps.sessions.get(timed.reference)).toMatchObject({ status: 'expired', closedReason: 'expired' });
   });
 
   it('sends a failed delivery again once its visibility timeout ends on the sandbox clock', async () => {
     const key = await merchantWithEndpoint('/retry');
-    receiver.failNext(500);
+    env.receiver.failNext(500);
     const session = await createSession(key);
-    await sandbox.request('POST', `/v1/sessions/${session.reference}/expire`, { key });
+    await env.sandbox.request('POST', `/v1/sessions/${session.reference}/expire`, { key });
     await vi.waitFor(() => expect(eventsAt('/retry')).toHaveLength(1), ON_ITS_OWN);
     // The sender hides the message for the first retry delay (not the 300 s it is hidden while in flight).
-    const retryIn = () => sandbox.background.queues.webhookDeliveries.nextVisibleAt()! - sandbox.clock.now();
+    const retryIn = () => env.sandbox.background.queues.webhookDeliveries.nextVisibleAt()! - env.sandbox.clock.now();
     await vi.waitFor(() => expect(retryIn()).toBeLessThanOrEqual(RETRY_DELAYS_SECONDS[0]! * 1000), ON_ITS_OWN);
 
-    sandbox.advance(RETRY_DELAYS_SECONDS[0]!);
+    env.sandbox.advance(RETRY_DELAYS_SECONDS[0]!);
     await vi.waitFor(() => expect(eventsAt('/retry')).toHaveLength(2), ON_ITS_OWN);
     expect(eventsAt('/retry').map((e) => e.type)).toEqual(['session.expired', 'session.expired']);
   });

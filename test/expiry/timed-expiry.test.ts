@@ -1,85 +1,76 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SCHEDULE_LEAD_SECONDS, expiryScheduleName } from '../../shared/domain/expiry-timing.ts';
 import { verifyWebhookSignature } from '../../shared/webhooks/signature.ts';
 import { forceSessionState } from '../support/direct-writes.ts';
 import { itemsOfMerchant } from '../support/dynamo.ts';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
-import { startReceiver, type TestReceiver } from '../support/webhook-receiver.ts';
+import { startTestSandbox } from '../support/sandbox.ts';
+import { sandboxWithReceiver } from '../support/sandbox-with-receiver.ts';
 
 describe('timed session expiry in the sandbox', () => {
-  let sandbox: TestSandbox;
-  let receiver: TestReceiver;
-  beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await sandbox.stop();
-    await receiver.close();
-  });
+  const env = sandboxWithReceiver();
 
   async function merchantWithEndpoint(path: string) {
-    const { merchant, keys } = await sandbox.newMerchant();
-    const endpoint = await sandbox.request('POST', '/v1/webhooks/endpoints', { key: keys.secretTest, body: { url: `${receiver.url}${path}` } });
+    const { merchant, keys } = await env.sandbox.newMerchant();
+    const endpoint = await env.sandbox.request('POST', '/v1/webhooks/endpoints', { key: keys.secretTest, body: { url: `${env.receiver.url}${path}` } });
     return { merchant, keys, secret: endpoint.body.secret as string };
   }
 
   const createSession = async (key: string, body: Record<string, unknown> = {}) =>
-    (await sandbox.request('POST', '/v1/sessions', { key, body: { amountMinor: 500, currency: 'VES', expiresInMinutes: 2, ...body } })).body as { reference: string; expiresAt: string };
+    (await env.sandbox.request('POST', '/v1/sessions', { key, body: { amountMinor: 500, currency: 'VES', expiresInMinutes: 2, ...body } })).body as { reference: string; expiresAt: string };
 
-  const eventsAt = (path: string) => receiver.received.filter((r) => r.path === path).map((r) => ({ request: r, envelope: JSON.parse(r.rawBody) }));
+  const eventsAt = (path: string) => env.receiver.received.filter((r) => r.path === path).map((r) => ({ request: r, envelope: JSON.parse(r.rawBody) }));
 
   it('fires session.expired within 5 seconds of expiresAt on the sandbox clock, handed over from the early schedule', async () => {
     const { keys, secret } = await merchantWithEndpoint('/alone');
     const session = await createSession(keys.secretTest, { maxFailures: 3 });
-    await sandbox.background.drain();
+    await env.sandbox.background.drain();
 
     // The schedule fires SCHEDULE_LEAD_SECONDS early and queues the expiry for the exact remaining time.
-    sandbox.advance(120 - SCHEDULE_LEAD_SECONDS);
-    await sandbox.background.drain();
-    expect(sandbox.background.queues.sessionExpiry.depth).toBe(1);
+    env.sandbox.advance(120 - SCHEDULE_LEAD_SECONDS);
+    await env.sandbox.background.drain();
+    expect(env.sandbox.background.queues.sessionExpiry.depth).toBe(1);
     // The sandbox clock also runs in real time: the margin covers a slow, loaded machine.
-    sandbox.advance(SCHEDULE_LEAD_SECONDS - 10);
-    await sandbox.background.drain();
+    env.sandbox.advance(SCHEDULE_LEAD_SECONDS - 10);
+    await env.sandbox.background.drain();
     expect(eventsAt('/alone')).toHaveLength(0);
-    expect((await sandbox.deps.sessions.get(session.reference))?.status).toBe('created');
+    expect((await env.sandbox.deps.sessions.get(session.reference))?.status).toBe('created');
 
-    sandbox.advance(10);
-    await sandbox.background.drain();
+    env.sandbox.advance(10);
+    await env.sandbox.background.drain();
     const [expired, ...more] = eventsAt('/alone');
     expect(more).toHaveLength(0);
     expect(expired!.envelope).toMatchObject({ type: 'session.expired', data: { sessionReference: session.reference, reason: 'expired', failureCount: 0, maxFailures: 3 } });
     const lateMs = Date.parse(expired!.envelope.createdAt) - Date.parse(session.expiresAt);
     expect(lateMs).toBeGreaterThanOrEqual(0);
     expect(lateMs).toBeLessThan(5_000);
-    expect(verifyWebhookSignature({ header: expired!.request.headers['svc-signature'] as string, rawBody: expired!.request.rawBody, secret, now: sandbox.clock.now() }).valid).toBe(true);
-    expect(await sandbox.deps.sessions.get(session.reference)).toMatchObject({ status: 'expired', closedReason: 'expired', expiresAt: session.expiresAt });
+    expect(verifyWebhookSignature({ header: expired!.request.headers['svc-signature'] as string, rawBody: expired!.request.rawBody, secret, now: env.sandbox.clock.now() }).valid).toBe(true);
+    expect(await env.sandbox.deps.sessions.get(session.reference)).toMatchObject({ status: 'expired', closedReason: 'expired', expiresAt: session.expiresAt });
   });
 
   it('recovers pending expiries from DynamoDB after a restart', async () => {
     const { keys } = await merchantWithEndpoint('/restart');
     const session = await createSession(keys.secretTest);
-    await sandbox.background.drain();
-    await sandbox.stop();
-    sandbox = await startTestSandbox({ restartOf: sandbox });
+    await env.sandbox.background.drain();
+    await env.sandbox.stop();
+    env.sandbox = await startTestSandbox({ restartOf: env.sandbox });
 
-    sandbox.advance(120);
-    await sandbox.background.drain();
+    env.sandbox.advance(120);
+    await env.sandbox.background.drain();
     expect(eventsAt('/restart').map((e) => e.envelope.data)).toEqual([{ sessionReference: session.reference, reason: 'expired', failureCount: 0, maxFailures: null }]);
   });
 
   it('expires on time after a restart between the early schedule and expiresAt (the hand-over message was in memory)', async () => {
     const { keys } = await merchantWithEndpoint('/handover-restart');
     const session = await createSession(keys.secretTest);
-    await sandbox.background.drain();
-    sandbox.advance(120 - SCHEDULE_LEAD_SECONDS);
-    await sandbox.background.drain();
-    expect(sandbox.background.queues.sessionExpiry.depth).toBe(1);
+    await env.sandbox.background.drain();
+    env.sandbox.advance(120 - SCHEDULE_LEAD_SECONDS);
+    await env.sandbox.background.drain();
+    expect(env.sandbox.background.queues.sessionExpiry.depth).toBe(1);
 
-    await sandbox.stop();
-    sandbox = await startTestSandbox({ restartOf: sandbox });
-    sandbox.advance(SCHEDULE_LEAD_SECONDS);
-    await sandbox.background.drain();
+    await env.sandbox.stop();
+    env.sandbox = await startTestSandbox({ restartOf: env.sandbox });
+    env.sandbox.advance(SCHEDULE_LEAD_SECONDS);
+    await env.sandbox.background.drain();
 
     expect(eventsAt('/handover-restart').map((e) => e.envelope.data)).toEqual([{ sessionReference: session.reference, reason: 'expired', failureCount: 0, maxFailures: null }]);
   });
@@ -87,31 +78,31 @@ describe('timed session expiry in the sandbox', () => {
   it('does not expire a session whose charge is at the bank', async () => {
     const { keys } = await merchantWithEndpoint('/in-flight');
     const session = await createSession(keys.secretTest);
-    await sandbox.background.drain();
-    await forceSessionState(sandbox.deps, session.reference, { status: 'processing' });
-    sandbox.advance(130);
-    await sandbox.background.drain();
+    await env.sandbox.background.drain();
+    await forceSessionState(env.sandbox.deps, session.reference, { status: 'processing' });
+    env.sandbox.advance(130);
+    await env.sandbox.background.drain();
     expect(eventsAt('/in-flight')).toHaveLength(0);
-    expect((await sandbox.deps.sessions.get(session.reference))?.status).toBe('processing');
+    expect((await env.sandbox.deps.sessions.get(session.reference))?.status).toBe('processing');
   });
 
   it('an early merchant expiry cancels the timer: one session.expired per session, however often the expiry runs', async () => {
     const { merchant, keys } = await merchantWithEndpoint('/early');
     const session = await createSession(keys.secretTest);
-    await sandbox.background.drain();
+    await env.sandbox.background.drain();
     const schedules = async () => (await itemsOfMerchant(merchant.id)).filter((i) => i.type === 'local_schedule').map((i) => i.name);
     expect(await schedules()).toEqual([expiryScheduleName(session.reference)]);
-    await sandbox.request('POST', `/v1/sessions/${session.reference}/expire`, { key: keys.secretTest });
-    await sandbox.background.drain();
+    await env.sandbox.request('POST', `/v1/sessions/${session.reference}/expire`, { key: keys.secretTest });
+    await env.sandbox.background.drain();
     expect(await schedules()).toEqual([]);
 
     // Even a stray expiry message (at-least-once delivery) changes nothing.
-    await sandbox.background.queues.sessionExpiry.send({ reference: session.reference });
-    await sandbox.background.queues.sessionExpiry.send({ reference: session.reference });
-    sandbox.advance(130);
-    await sandbox.background.drain();
+    await env.sandbox.background.queues.sessionExpiry.send({ reference: session.reference });
+    await env.sandbox.background.queues.sessionExpiry.send({ reference: session.reference });
+    env.sandbox.advance(130);
+    await env.sandbox.background.drain();
     expect(eventsAt('/early').map((e) => e.envelope.data.reason)).toEqual(['merchant_request']);
-    const stored = await sandbox.deps.outbox.listForMerchant(merchant.id, 'test');
+    const stored = await env.sandbox.deps.outbox.listForMerchant(merchant.id, 'test');
     expect(stored.filter((e) => e.envelope.type === 'session.expired')).toHaveLength(1);
   });
 });

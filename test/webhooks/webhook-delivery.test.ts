@@ -1,41 +1,32 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { build as buildDispatcher } from '../../functions/workers/dispatch-webhooks.ts';
 import { RETRY_DELAYS_SECONDS } from '../../shared/webhooks/retry-schedule.ts';
 import { verifyWebhookSignature } from '../../shared/webhooks/signature.ts';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
-import { startReceiver, type ReceivedRequest, type TestReceiver } from '../support/webhook-receiver.ts';
+import { sandboxWithReceiver } from '../support/sandbox-with-receiver.ts';
+import { startReceiver, type ReceivedRequest } from '../support/webhook-receiver.ts';
 
 describe('webhook delivery through the sandbox', () => {
-  let sandbox: TestSandbox;
-  let receiver: TestReceiver;
-  beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await sandbox.stop();
-    await receiver.close();
-  });
+  const env = sandboxWithReceiver();
 
   const verified = (request: ReceivedRequest, secret: string) =>
-    verifyWebhookSignature({ header: request.headers['svc-signature'] as string, rawBody: request.rawBody, secret, now: sandbox.clock.now() });
+    verifyWebhookSignature({ header: request.headers['svc-signature'] as string, rawBody: request.rawBody, secret, now: env.sandbox.clock.now() });
 
   async function merchantWithEndpoint(body: Record<string, unknown> = {}, path = '/hooks') {
-    const { merchant, keys } = await sandbox.newMerchant();
-    const created = await sandbox.request('POST', '/v1/webhooks/endpoints', { key: keys.secretTest, body: { url: `${receiver.url}${path}`, ...body } });
+    const { merchant, keys } = await env.sandbox.newMerchant();
+    const created = await env.sandbox.request('POST', '/v1/webhooks/endpoints', { key: keys.secretTest, body: { url: `${env.receiver.url}${path}`, ...body } });
     expect(created.status).toBe(201);
     return { merchant, keys, endpoint: created.body as { id: string; secret: string } };
   }
 
-  const receivedAt = (path: string) => receiver.received.filter((r) => r.path === path);
+  const receivedAt = (path: string) => env.receiver.received.filter((r) => r.path === path);
 
   it('delivers session.expired (merchant_request) signed and verifiable with the helper', async () => {
     const { keys, endpoint } = await merchantWithEndpoint({}, '/expired');
-    const session = await sandbox.request('POST', '/v1/sessions', { key: keys.secretTest, body: { amountMinor: 1050, currency: 'VES', maxFailures: 2 } });
-    await sandbox.request('POST', `/v1/sessions/${session.body.reference}/expire`, { key: keys.secretTest });
-    await sandbox.background.drain();
+    const session = await env.sandbox.request('POST', '/v1/sessions', { key: keys.secretTest, body: { amountMinor: 1050, currency: 'VES', maxFailures: 2 } });
+    await env.sandbox.request('POST', `/v1/sessions/${session.body.reference}/expire`, { key: keys.secretTest });
+    await env.sandbox.background.drain();
 
     const [request, ...more] = receivedAt('/expired');
     expect(more).toHaveLength(0);
@@ -53,38 +44,38 @@ describe('webhook delivery through the sandbox', () => {
 
   it('retries on the documented schedule, then dead-letters, and a manual retry still delivers', async () => {
     const { keys, endpoint } = await merchantWithEndpoint({}, '/flaky');
-    receiver.failNext(500, 500, 500, 500, 500, 500);
-    const session = await sandbox.request('POST', '/v1/sessions', { key: keys.secretTest, body: { amountMinor: 100, currency: 'VES' } });
-    await sandbox.request('POST', `/v1/sessions/${session.body.reference}/expire`, { key: keys.secretTest });
-    await sandbox.background.drain();
+    env.receiver.failNext(500, 500, 500, 500, 500, 500);
+    const session = await env.sandbox.request('POST', '/v1/sessions', { key: keys.secretTest, body: { amountMinor: 100, currency: 'VES' } });
+    await env.sandbox.request('POST', `/v1/sessions/${session.body.reference}/expire`, { key: keys.secretTest });
+    await env.sandbox.background.drain();
     expect(receivedAt('/flaky')).toHaveLength(1);
 
     for (const [index, delay] of RETRY_DELAYS_SECONDS.entries()) {
-      sandbox.advance(delay - 1);
-      await sandbox.background.drain();
+      env.sandbox.advance(delay - 1);
+      await env.sandbox.background.drain();
       expect(receivedAt('/flaky')).toHaveLength(index + 1);
-      sandbox.advance(1);
-      await sandbox.background.drain();
+      env.sandbox.advance(1);
+      await env.sandbox.background.drain();
       expect(receivedAt('/flaky')).toHaveLength(index + 2);
     }
-    const list = await sandbox.request('GET', `/v1/webhooks/deliveries?endpointId=${endpoint.id}`, { key: keys.secretTest });
+    const list = await env.sandbox.request('GET', `/v1/webhooks/deliveries?endpointId=${endpoint.id}`, { key: keys.secretTest });
     const [delivery] = list.body.data;
     expect(delivery).toMatchObject({ state: 'failed', attemptCount: 6, lastStatusCode: 500, nextRetryAt: null });
     expect(delivery.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 500, 500, 500, 500, 500]);
-    expect(sandbox.background.queues.webhookDeliveries.deadLetters.map((m) => JSON.parse(m.body).deliveryId)).toContain(delivery.id);
+    expect(env.sandbox.background.queues.webhookDeliveries.deadLetters.map((m) => JSON.parse(m.body).deliveryId)).toContain(delivery.id);
 
-    const retried = await sandbox.request('POST', `/v1/webhooks/deliveries/${delivery.id}/retry`, { key: keys.secretTest });
+    const retried = await env.sandbox.request('POST', `/v1/webhooks/deliveries/${delivery.id}/retry`, { key: keys.secretTest });
     expect(retried.status).toBe(202);
-    await sandbox.background.drain();
+    await env.sandbox.background.drain();
     expect(receivedAt('/flaky')).toHaveLength(7);
-    const after = await sandbox.request('GET', `/v1/webhooks/deliveries/${delivery.id}`, { key: keys.secretTest });
+    const after = await env.sandbox.request('GET', `/v1/webhooks/deliveries/${delivery.id}`, { key: keys.secretTest });
     expect(after.body).toMatchObject({ state: 'succeeded', attemptCount: 7, lastStatusCode: 200 });
     expect(after.body.attempts.at(-1)).toMatchObject({ attempt: 7, manual: true, statusCode: 200 });
   });
   async function expireNewSession(key: string): Promise<string> {
-    const session = await sandbox.request('POST', '/v1/sessions', { key, body: { amountMinor: 100, currency: 'VES' } });
-    await sandbox.request('POST', `/v1/sessions/${session.body.reference}/expire`, { key });
-    await sandbox.background.drain();
+    const session = await env.sandbox.request('POST', '/v1/sessions', { key, body: { amountMinor: 100, currency: 'VES' } });
+    await env.sandbox.request('POST', `/v1/sessions/${session.body.reference}/expire`, { key });
+    await env.sandbox.background.drain();
     return session.body.reference as string;
   }
 
@@ -103,7 +94,7 @@ describe('webhook delivery through the sandbox', () => {
       expect({ path, header: request?.headers[header] ?? '' }).toEqual({ path, header: expected });
       expect(verified(request!, endpoint.secret).valid).toBe(true);
       if (auth.authType === 'bearer') {
-        await sandbox.request('PATCH', `/v1/webhooks/endpoints/${endpoint.id}`, { key: keys.secretTest, body: { authToken: 'tok-456' } });
+        await env.sandbox.request('PATCH', `/v1/webhooks/endpoints/${endpoint.id}`, { key: keys.secretTest, body: { authToken: 'tok-456' } });
         await expireNewSession(keys.secretTest);
         expect(receivedAt(path).at(-1)?.headers.authorization).toBe('Bearer tok-456');
       }
@@ -124,8 +115,8 @@ describe('webhook delivery through the sandbox', () => {
       return undefined;
     });
     try {
-      const { keys } = await sandbox.newMerchant();
-      const created = await sandbox.request('POST', '/v1/webhooks/endpoints', {
+      const { keys } = await env.sandbox.newMerchant();
+      const created = await env.sandbox.request('POST', '/v1/webhooks/endpoints', {
         key: keys.secretTest,
         body: { url: `${protectedReceiver.url}/oauth`, authType: 'oauth2', oauthTokenUrl: `${tokenServer.url}/token`, oauthClientId: 'client-1', oauthClientSecret: 'shh', oauthScope: 'webhooks' },
       });
@@ -155,67 +146,67 @@ describe('webhook delivery through the sandbox', () => {
 
   it('a disabled endpoint gets nothing, an unsubscribed one neither, but POST .../test reaches it signed', async () => {
     const { keys, endpoint } = await merchantWithEndpoint({}, '/disabled');
-    await sandbox.request('POST', '/v1/webhooks/endpoints', { key: keys.secretTest, body: { url: `${receiver.url}/only-charges`, enabledEvents: ['charge.approved'] } });
-    await sandbox.request('PATCH', `/v1/webhooks/endpoints/${endpoint.id}`, { key: keys.secretTest, body: { status: 'disabled' } });
+    await env.sandbox.request('POST', '/v1/webhooks/endpoints', { key: keys.secretTest, body: { url: `${env.receiver.url}/only-charges`, enabledEvents: ['charge.approved'] } });
+    await env.sandbox.request('PATCH', `/v1/webhooks/endpoints/${endpoint.id}`, { key: keys.secretTest, body: { status: 'disabled' } });
     await expireNewSession(keys.secretTest);
     expect(receivedAt('/disabled')).toHaveLength(0);
     expect(receivedAt('/only-charges')).toHaveLength(0);
-    const none = await sandbox.request('GET', '/v1/webhooks/deliveries', { key: keys.secretTest });
+    const none = await env.sandbox.request('GET', '/v1/webhooks/deliveries', { key: keys.secretTest });
     expect(none.body).toEqual({ data: [], hasMore: false });
 
-    const test = await sandbox.request('POST', `/v1/webhooks/endpoints/${endpoint.id}/test`, { key: keys.secretTest });
+    const test = await env.sandbox.request('POST', `/v1/webhooks/endpoints/${endpoint.id}/test`, { key: keys.secretTest });
     expect(test.status).toBe(202);
     expect(test.body).toEqual({ deliveryId: expect.stringMatching(/^wd_/), eventId: expect.stringMatching(/^evt_/) });
-    await sandbox.background.drain();
+    await env.sandbox.background.drain();
     const [request, ...more] = receivedAt('/disabled');
     expect(more).toHaveLength(0);
     expect(verified(request!, endpoint.secret).valid).toBe(true);
     expect(JSON.parse(request!.rawBody)).toMatchObject({ id: test.body.eventId, type: 'webhook.test', env: 'test', data: { endpointId: endpoint.id } });
-    const delivery = await sandbox.request('GET', `/v1/webhooks/deliveries/${test.body.deliveryId}`, { key: keys.secretTest });
+    const delivery = await env.sandbox.request('GET', `/v1/webhooks/deliveries/${test.body.deliveryId}`, { key: keys.secretTest });
     expect(delivery.body).toMatchObject({ state: 'succeeded', eventId: test.body.eventId, endpointId: endpoint.id, eventType: 'webhook.test', attemptCount: 1 });
     expect(delivery.body.attempts[0]).toMatchObject({ attempt: 1, statusCode: 200, manual: false, nextRetryAt: null, durationMs: expect.any(Number), responseExcerpt: expect.stringContaining('received') });
   });
 
   it('lists deliveries newest first with filters and cursor pages', async () => {
     const { keys, endpoint } = await merchantWithEndpoint({}, '/list-a');
-    const second = await sandbox.request('POST', '/v1/webhooks/endpoints', { key: keys.secretTest, body: { url: `${receiver.url}/list-b` } });
-    receiver.failNext(503);
+    const second = await env.sandbox.request('POST', '/v1/webhooks/endpoints', { key: keys.secretTest, body: { url: `${env.receiver.url}/list-b` } });
+    env.receiver.failNext(503);
     await expireNewSession(keys.secretTest);
-    sandbox.advance(1);
+    env.sandbox.advance(1);
     await expireNewSession(keys.secretTest);
-    const all = await sandbox.request('GET', '/v1/webhooks/deliveries', { key: keys.secretTest });
+    const all = await env.sandbox.request('GET', '/v1/webhooks/deliveries', { key: keys.secretTest });
     expect(all.body.data).toHaveLength(4);
     expect(all.body.data[0].createdAt >= all.body.data[3].createdAt).toBe(true);
 
-    const forA = await sandbox.request('GET', `/v1/webhooks/deliveries?endpointId=${endpoint.id}`, { key: keys.secretTest });
+    const forA = await env.sandbox.request('GET', `/v1/webhooks/deliveries?endpointId=${endpoint.id}`, { key: keys.secretTest });
     expect(forA.body.data.map((d: { endpointId: string }) => d.endpointId)).toEqual([endpoint.id, endpoint.id]);
-    const retrying = await sandbox.request('GET', '/v1/webhooks/deliveries?state=retrying', { key: keys.secretTest });
+    const retrying = await env.sandbox.request('GET', '/v1/webhooks/deliveries?state=retrying', { key: keys.secretTest });
     expect(retrying.body.data).toHaveLength(1);
     expect(retrying.body.data[0]).toMatchObject({ lastStatusCode: 503, nextRetryAt: expect.any(String) });
-    const byEvent = await sandbox.request('GET', `/v1/webhooks/deliveries?eventId=${retrying.body.data[0].eventId}`, { key: keys.secretTest });
+    const byEvent = await env.sandbox.request('GET', `/v1/webhooks/deliveries?eventId=${retrying.body.data[0].eventId}`, { key: keys.secretTest });
     expect(byEvent.body.data.map((d: { endpointId: string }) => d.endpointId).sort()).toEqual([endpoint.id, second.body.id].sort());
 
-    const page1 = await sandbox.request('GET', '/v1/webhooks/deliveries?limit=3', { key: keys.secretTest });
+    const page1 = await env.sandbox.request('GET', '/v1/webhooks/deliveries?limit=3', { key: keys.secretTest });
     expect(page1.body.hasMore).toBe(true);
-    const page2 = await sandbox.request('GET', `/v1/webhooks/deliveries?limit=3&startingAfter=${page1.body.data[2].id}`, { key: keys.secretTest });
+    const page2 = await env.sandbox.request('GET', `/v1/webhooks/deliveries?limit=3&startingAfter=${page1.body.data[2].id}`, { key: keys.secretTest });
     expect(page2.body).toMatchObject({ hasMore: false });
     expect([...page1.body.data, ...page2.body.data].map((d: { id: string }) => d.id)).toEqual(all.body.data.map((d: { id: string }) => d.id));
-    expect((await sandbox.request('GET', '/v1/webhooks/deliveries?state=lost', { key: keys.secretTest })).status).toBe(400);
+    expect((await env.sandbox.request('GET', '/v1/webhooks/deliveries?state=lost', { key: keys.secretTest })).status).toBe(400);
   });
   it('a stream record seen twice makes one delivery and one POST (derived delivery id, conditional write)', async () => {
     const { merchant, keys } = await merchantWithEndpoint({}, '/replayed');
     await expireNewSession(keys.secretTest);
-    const [stored] = await sandbox.deps.outbox.listForMerchant(merchant.id, 'test');
+    const [stored] = await env.sandbox.deps.outbox.listForMerchant(merchant.id, 'test');
     const image = marshall({ pk: `EVENT#${stored!.envelope.id}`, sk: 'EVENT', type: 'event', merchantId: merchant.id, envelope: stored!.envelope });
     const replay: DynamoDBStreamEvent = {
       Records: [{ eventName: 'INSERT', dynamodb: { Keys: { pk: image.pk as never, sk: image.sk as never }, NewImage: image as never, SequenceNumber: '1' } }],
     };
-    const dispatch = buildDispatcher(sandbox.deps);
+    const dispatch = buildDispatcher(env.sandbox.deps);
     expect(await dispatch(replay)).toEqual({ batchItemFailures: [] });
     expect(await dispatch(replay)).toEqual({ batchItemFailures: [] });
-    await sandbox.background.drain();
+    await env.sandbox.background.drain();
     expect(receivedAt('/replayed')).toHaveLength(1);
-    const deliveries = await sandbox.request('GET', `/v1/webhooks/deliveries?eventId=${stored!.envelope.id}`, { key: keys.secretTest });
+    const deliveries = await env.sandbox.request('GET', `/v1/webhooks/deliveries?eventId=${stored!.envelope.id}`, { key: keys.secretTest });
     expect(deliveries.body.data).toHaveLength(1);
   });
 });

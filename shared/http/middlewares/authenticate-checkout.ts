@@ -20,7 +20,7 @@ function sessionReferenceOf(input: { params: unknown; body: unknown } | undefine
  */
 export function authenticateCheckout(
   deps: { authenticator: Authenticator; sessions: SessionStore; merchants: MerchantStore },
-  route: { access: 'read' | 'write' },
+  route: { method: string },
 ): MiddlewareObj<APIGatewayProxyEvent> {
   const authenticateCheckoutBefore = async (request: Request<APIGatewayProxyEvent>) => {
     const state = requestState(request.context);
@@ -34,9 +34,9 @@ export function authenticateCheckout(
         throw new AuthenticationError('This publishable key does not belong to the merchant and mode of this session.');
       }
     }
-    // A charge decides on the merchant's current test mode and credentials: read, not cached. The page's polls
-    // take it from the cache the secret-key routes use (30 s), one GetItem less each.
-    const merchant = route.access === 'write' ? await deps.merchants.get(session.merchantId) : await deps.authenticator.merchant(session.merchantId);
+    // A charge decides on the merchant's current test mode and credentials: read, not cached. The page's reads
+    // take it from the cache the secret-key routes use (30 s), one GetItem less each, as expire does.
+    const merchant = route.method === 'GET' ? await deps.authenticator.merchant(session.merchantId) : await deps.merchants.get(session.merchantId);
     if (!merchant) throw new NotFoundError('session', 'sessionReference');
     state.auth = { merchant, mode: session.mode, keyKind: authorization === undefined ? null : 'publishable', session };
   };
