@@ -15,7 +15,8 @@ import { TransactionSchema } from '../../shared/schemas/transaction-schemas.ts';
 import type { IdempotencyScope } from '../../shared/store/idempotency-store.ts';
 import { outboxPut } from '../../shared/store/outbox.ts';
 import { TransactionConditionFailedError, TransactionConflictError } from '../../shared/store/conditions.ts';
-import { bankAccountFor, MAX_RACES, rejection } from '../checkout/charge-attempt.ts';
+import { bankAccountFor } from '../../shared/payments/bank-account.ts';
+import { MAX_RACES, rejection } from '../../shared/payments/charge-steps.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 

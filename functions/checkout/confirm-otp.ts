@@ -11,7 +11,9 @@ import { errorBody } from '../../shared/http/response.ts';
 import { GatewayUnavailableError } from '../../shared/gateways/payment-gateway.ts';
 import { CheckoutChargeResultSchema, CheckoutOtpBodySchema, type CheckoutOtpBody } from '../../shared/schemas/checkout-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
-import { applyOutcome, bankAccountFor, chargeAnswer, commitStep, MAX_RACES, progressStep, refuse, rejection, requireSession, settlementStep, checkoutSession } from './charge-attempt.ts';
+import { bankAccountFor } from '../../shared/payments/bank-account.ts';
+import { applyOutcome, chargeAnswer, commitStep, MAX_RACES, progressStep, rejection, settlementStep } from '../../shared/payments/charge-steps.ts';
+import { checkoutSession, refuse, requireSession } from '../../shared/payments/checkout-session.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 

@@ -11,9 +11,13 @@ import { prefixedId } from '../../shared/ids.ts';
 import { CheckoutChargeBodySchema, CheckoutChargeResultSchema, type CheckoutChargeBody } from '../../shared/schemas/checkout-schemas.ts';
 import type { AttemptStep } from '../../shared/store/charge-store.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
-import { sealCardFor } from './card-vault.ts';
+import { bankAccountFor } from '../../shared/payments/bank-account.ts';
+import { sealCardFor } from '../../shared/payments/card-vault.ts';
+import { applyOutcome, commitStep, MAX_RACES, rejection, settlementStep, startStep } from '../../shared/payments/charge-steps.ts';
+import { openedPayment } from '../../shared/payments/processor-payments.ts';
+import { checkoutSession, refuse, requireSession } from '../../shared/payments/checkout-session.ts';
+import { settleStaleAttempt } from '../../shared/payments/stale-attempts.ts';
 import { paymentInput } from './payment-input.ts';
-import { applyOutcome, bankAccountFor, commitStep, MAX_RACES, openedPayment, refuse, rejection, requireSession, settleStaleAttempt, settlementStep, startStep, checkoutSession } from './charge-attempt.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 

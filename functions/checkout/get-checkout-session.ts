@@ -1,7 +1,9 @@
 import { toCheckoutView } from '../../shared/domain/checkout-view.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { CheckoutSessionParamsSchema, CheckoutSessionSchema } from '../../shared/schemas/checkout-schemas.ts';
-import { checkoutSession, openProcessorPayment, settleStaleAttempt } from './charge-attempt.ts';
+import { openProcessorPayment } from '../../shared/payments/processor-payments.ts';
+import { checkoutSession } from '../../shared/payments/checkout-session.ts';
+import { settleStaleAttempt } from '../../shared/payments/stale-attempts.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 

@@ -5,7 +5,7 @@ import { ConflictError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { SessionReferenceParamsSchema, SessionSchema } from '../../shared/schemas/session-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
-import { closeWithProcessor } from './close-with-processor.ts';
+import { closeWithProcessor } from '../../shared/payments/processor-payments.ts';
 import { findSession } from './session-access.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';

@@ -3,9 +3,9 @@
  * the attempt starts, because an OTP approval comes in a later request without it; the approval then adds the
  * card record, its match and card.stored to the transaction that settles the attempt.
  */
-import type { Deps } from '../../shared/deps.ts';
-import type { PaymentData } from '../../shared/domain/payment-data.ts';
-import type { Session } from '../../shared/domain/session.ts';
+import type { Deps } from '../deps.ts';
+import type { PaymentData } from '../domain/payment-data.ts';
+import type { Session } from '../domain/session.ts';
 import {
   cardFingerprintInput,
   cardNumberContext,
@@ -15,10 +15,10 @@ import {
   verifiesPeriodically,
   type SealedCard,
   type StoredCard,
-} from '../../shared/domain/stored-card.ts';
-import type { Transaction } from '../../shared/domain/transaction.ts';
-import { newId, prefixedId } from '../../shared/ids.ts';
-import type { TransactItem } from '../../shared/store/session-store.ts';
+} from '../domain/stored-card.ts';
+import type { Transaction } from '../domain/transaction.ts';
+import { newId, prefixedId } from '../ids.ts';
+import type { TransactItem } from '../store/session-store.ts';
 
 /** Sealed only when an approval will store the card: a customerRef, and a card typed now (not a stored one). */
 export async function sealCardFor(deps: Deps, session: Session, payment: PaymentData): Promise<SealedCard | undefined> {

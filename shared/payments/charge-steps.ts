@@ -1,0 +1,153 @@
+/**
+ * The steps of a checkout charge attempt, each one atomic write: the start, the steps inside it, the settlement,
+ * and how a bank outcome becomes one of them. The decisions come from shared/domain (charge-transitions,
+ * decline-codes); this module only sequences them.
+ */
+import { MAX_OTP_ENTRIES, settleAttempt } from '../domain/charge-transitions.ts';
+import { declineReason } from '../domain/decline-codes.ts';
+import { buildEvent, sessionExpiredEvent, type EventEnvelope } from '../domain/events.ts';
+import { stateOf, type Session } from '../domain/session.ts';
+import { attemptsRemaining, effectiveState, type SessionStatus } from '../domain/session-state.ts';
+import { chargeEvent, resolveTransaction, toTransactionResource, traced, type Transaction, type TransactionResult } from '../domain/transaction.ts';
+import type { Deps } from '../deps.ts';
+import type { GatewayOutcome } from '../gateways/payment-gateway.ts';
+import type { IdempotencyContext } from '../http/api-types.ts';
+import { advanceSession, type AttemptStep } from '../store/charge-store.ts';
+import { TransactionConditionFailedError, TransactionConflictError } from '../store/conditions.ts';
+import { vaultItems } from './card-vault.ts';
+
+/** A lost race (another request changed the session first) is decided again on a fresh read, this many times. */
+export const MAX_RACES = 3;
+
+export const rejection = (status: 'declined' | 'failed', errorCode: string, detail: string): TransactionResult => ({
+  status,
+  errorCode,
+  declineReason: declineReason(errorCode, status),
+  detail,
+});
+
+type FinalOutcome = Extract<GatewayOutcome, { kind: 'approved' | 'declined' | 'failed' }>;
+
+/** The transaction result of a bank outcome that ends the attempt. */
+export const resultOf = (outcome: FinalOutcome): TransactionResult =>
+  outcome.kind === 'approved' ? { status: 'approved', processorReference: outcome.processorReference } : rejection(outcome.kind, outcome.code, outcome.detail);
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The session moves to processing and the attempt's transaction is written pending, before the bank is called.
+ * `newTransaction` is false when the attempt uses the payment opened with the checkout (USD processor).
+ */
+export function startStep(before: Session, transaction: Transaction, { newTransaction = true } = {}): AttemptStep {
+  return {
+    before,
+    after: advanceSession(before, { status: 'processing', attemptCount: before.attemptCount + 1, lastTransaction: toTransactionResource(transaction) }),
+    transaction,
+    newTransaction,
+    events: [],
+  };
+}
+
+/** A step inside an attempt (OTP asked, confirmed, wrong code, bank silent): the session status and the transaction trace. */
+export function progressStep(before: Session, transaction: Transaction, status: SessionStatus, events: EventEnvelope[] = []): AttemptStep {
+  return { before, after: advanceSession(before, { status, lastTransaction: toTransactionResource(transaction) }), transaction, events };
+}
+
+/**
+ * The end of an attempt: the transaction resolved, the session settled by the state machine, charge.* announced,
+ * and session.expired too when the attempt closes the session. `newAttempt` for an attempt that ends at once
+ * (invalid data): opened and settled in the same write, with a new transaction unless it uses an opened payment.
+ */
+export function settlementStep(
+  before: Session,
+  transaction: Transaction,
+  result: TransactionResult,
+  now: number,
+  { newAttempt = false, newTransaction = newAttempt }: { newAttempt?: boolean; newTransaction?: boolean } = {},
+): AttemptStep {
+  const at = iso(now);
+  const resolved = resolveTransaction(transaction, result, now);
+  const settled = settleAttempt(stateOf(before), result.status, now);
+  const after = advanceSession(before, {
+    status: settled.status,
+    closedReason: settled.closedReason,
+    failureCount: settled.failureCount,
+    closedAt: settled.closedReason ? at : before.closedAt,
+    attemptCount: before.attemptCount + (newAttempt ? 1 : 0),
+    lastTransaction: toTransactionResource(resolved),
+  });
+  const events: EventEnvelope[] = [chargeEvent(resolved, at)];
+  if (settled.closedReason) events.push(sessionExpiredEvent(after, settled.closedReason, at));
+  return { before, after, transaction: resolved, newTransaction, events };
+}
+
+export interface ChargeAnswer {
+  statusCode: number;
+  body: {
+    transaction: ReturnType<typeof toTransactionResource>;
+    session: { reference: string; status: SessionStatus; closedReason: Session['closedReason']; attemptsRemaining: number | null; returnUrl: string | null };
+    nextAction: { type: 'otp'; entriesRemaining: number } | null;
+  };
+}
+
+/** 200 once the attempt has a result (approved, declined or failed alike), 202 while it is pending. */
+export function chargeAnswer(session: Session, transaction: Transaction, now: number): ChargeAnswer {
+  const { status, closedReason } = effectiveState(stateOf(session), now);
+  return {
+    statusCode: transaction.status === 'pending' ? 202 : 200,
+    body: {
+      transaction: toTransactionResource(transaction),
+      session: { reference: session.reference, status, closedReason, attemptsRemaining: attemptsRemaining(session), returnUrl: session.returnUrl },
+      nextAction: session.status === 'otp_requested' ? { type: 'otp', entriesRemaining: MAX_OTP_ENTRIES - transaction.otpFailures } : null,
+    },
+  };
+}
+
+/**
+ * Writes a step and, in the same transaction, the answer a retry with the same Idempotency-Key will replay. An
+ * approval on a session with a customerRef also stores the card (record, match, card.stored); an ended attempt
+ * drops its sealed card. Losing the card's match to a simultaneous approval of the same card means it is stored
+ * now: the step is written again, reusing that card.
+ */
+export async function commitStep(deps: Deps, step: AttemptStep, answer: { statusCode: number; body: unknown } | null, idempotency?: IdempotencyContext): Promise<void> {
+  const { sealedCard, ...ended } = step.transaction;
+  const written: AttemptStep = step.transaction.status === 'pending' ? step : { ...step, transaction: ended };
+  const storesCard = sealedCard && ended.status === 'approved' && step.after.customerRef ? { ...step.after, customerRef: step.after.customerRef } : null;
+  for (let race = 1; ; race++) {
+    const items = deps.charges.stepItems(written);
+    const firstVaultItem = items.length;
+    const vault = storesCard ? await vaultItems(deps, storesCard, ended, sealedCard!, deps.clock.now()) : [];
+    items.push(...vault);
+    if (idempotency && answer) items.push(idempotency.commit(answer));
+    try {
+      await deps.charges.commit(items);
+      return;
+    } catch (error) {
+      const lostCardRace = error instanceof TransactionConflictError || (error instanceof TransactionConditionFailedError && error.index === firstVaultItem);
+      if (vault.length === 0 || !lostCardRace || race >= MAX_RACES) throw error;
+    }
+  }
+}
+
+/** What the bank's outcome does to a session whose charge was in flight, written as one step. */
+export async function applyOutcome(deps: Deps, before: Session, transaction: Transaction, outcome: GatewayOutcome, idempotency?: IdempotencyContext): Promise<ChargeAnswer> {
+  // Read after the bank answered: a rejection arriving after expiresAt closes the session.
+  const now = deps.clock.now();
+  let step: AttemptStep;
+  switch (outcome.kind) {
+    case 'otp_required':
+      step = progressStep(before, traced(transaction, 'otp_requested', now), 'otp_requested', [
+        buildEvent('session.otp_requested', before.mode, iso(now), { sessionReference: before.reference, transactionReference: transaction.reference }),
+      ]);
+      break;
+    case 'unknown':
+      // No answer: the charge stays in flight and pending; settleStaleAttempt asks the bank later.
+      step = progressStep(before, traced(transaction, 'bank_no_answer', now, outcome.detail), before.status);
+      break;
+    default:
+      step = settlementStep(before, transaction, resultOf(outcome), now);
+  }
+  const answer = chargeAnswer(step.after, step.transaction, now);
+  await commitStep(deps, step, answer, idempotency);
+  return answer;
+}

@@ -1,0 +1,55 @@
+/**
+ * Reconciliation of attempts nobody is finishing: the checkout read, the next charge and the timed expiry all settle
+ * a stale attempt before acting on its session.
+ */
+import { SERVICE_CODES } from '../domain/decline-codes.ts';
+import type { Merchant } from '../domain/merchant.ts';
+import type { Session } from '../domain/session.ts';
+import { traced, type Transaction, type TransactionResult } from '../domain/transaction.ts';
+import type { Deps } from '../deps.ts';
+import { ConflictError } from '../errors.ts';
+import { GatewayUnavailableError } from '../gateways/payment-gateway.ts';
+import { ConditionFailedError } from '../store/conditions.ts';
+import { bankAccountFor } from './bank-account.ts';
+import { commitStep, rejection, resultOf, settlementStep } from './charge-steps.ts';
+
+/** How long a pending charge is left to the request that sent it before the bank is asked for its status. */
+export const RECONCILE_AFTER_MS = 60_000;
+
+/**
+ * Settles an attempt nobody will finish: an OTP left unconfirmed past expiresAt ends declined (the code must come
+ * before expiry), and a charge pending past RECONCILE_AFTER_MS is settled from the bank's own record (a status
+ * read, safe to repeat; the charge itself is never sent again). Returns the session as it is afterwards.
+ */
+export async function settleStaleAttempt(deps: Deps, merchant: Merchant, session: Session, now: number): Promise<Session> {
+  const pending = session.lastTransaction?.status === 'pending' ? await deps.transactions.get(session.lastTransaction.reference) : null;
+  if (!pending) return session;
+  let result: TransactionResult | null = null;
+  if (session.status === 'otp_requested' && now >= Date.parse(session.expiresAt)) {
+    result = rejection('declined', SERVICE_CODES.OTP_EXPIRED, 'The OTP was not confirmed before the session expired.');
+  } else if ((session.status === 'processing' || session.status === 'otp_confirmed') && now - Date.parse(pending.updatedAt) >= RECONCILE_AFTER_MS) {
+    result = await bankRecord(deps, merchant, session, pending);
+  }
+  if (!result) return session;
+  const step = settlementStep(session, traced(pending, 'reconciled', now), result, now);
+  try {
+    await commitStep(deps, step, null);
+    return step.after;
+  } catch (error) {
+    if (!(error instanceof ConditionFailedError)) throw error;
+    return (await deps.sessions.get(session.reference)) ?? session;
+  }
+}
+
+async function bankRecord(deps: Deps, merchant: Merchant, session: Session, pending: Transaction): Promise<TransactionResult | null> {
+  try {
+    const account = await bankAccountFor(deps, merchant, session);
+    const outcome = await deps.gateways(session.gateway).chargeStatus({ transactionReference: pending.reference, sessionReference: session.reference }, account);
+    if (outcome.kind === 'not_found') return rejection('failed', SERVICE_CODES.PROCESSOR_UNAVAILABLE, 'The bank has no record of the charge: it never reached it.');
+    return outcome.kind === 'approved' || outcome.kind === 'declined' || outcome.kind === 'failed' ? resultOf(outcome) : null;
+  } catch (error) {
+    // The bank or the configuration cannot say yet: the attempt stays pending, to be asked again.
+    if (error instanceof GatewayUnavailableError || error instanceof ConflictError) return null;
+    throw error;
+  }
+}
