@@ -149,10 +149,13 @@ function scheduleConsumer(local: LocalBackground, built: Built[], loop: Loop): C
   const consumer = loop(
     async () => {
       const due = local.scheduler.due();
-      for (const { name, payload } of due) {
-        await handOver?.invoke(payload);
-        await local.scheduler.fired(name);
-      }
+      // Side by side, as EventBridge Scheduler fires each schedule on its own: a burst of expiries does not queue.
+      await Promise.all(
+        due.map(async ({ name, payload }) => {
+          await handOver?.invoke(payload);
+          await local.scheduler.fired(name);
+        }),
+      );
       return { worked: due.length > 0 };
     },
     () => local.scheduler.nextDueAt(),
