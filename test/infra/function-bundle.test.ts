@@ -1,5 +1,6 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { execFile } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -67,7 +68,7 @@ describe('route function bundle', () => {
     db.destroy();
   });
 
-  const invoke = async (event: unknown) => {
+  const invoke = async (event: unknown, runtime: Record<string, string> = { POWERTOOLS_TRACE_ENABLED: 'false' }) => {
     const { endpoint, tableName } = testConnection();
     const args = ['--enable-source-maps', '--input-type=module', '-e', INVOKE, pathToFileURL(join(bundleDir, 'index.mjs')).href, JSON.stringify(event)];
     const { stdout } = await run(process.execPath, args, {
@@ -80,9 +81,9 @@ describe('route function bundle', () => {
         POWERTOOLS_LOG_LEVEL: 'ERROR',
         DYNAMODB_ENDPOINT: endpoint,
         AWS_REGION: 'us-east-1',
-        // What the runtime sets, so the Lambda-only tracer loads; without a trace header it must not record.
+        // What the runtime sets, so the Lambda-only tracer loads.
         AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
-        POWERTOOLS_TRACE_ENABLED: 'false',
+        ...runtime,
       },
     }).catch((error: { stderr?: string }) => {
       // Node prints the failing line of the bundle: one minified line of a megabyte. Keep the readable lines.
@@ -108,6 +109,31 @@ describe('route function bundle', () => {
     const result = await invoke(listSessionsEvent(keys.secretTest));
     expect(result.statusCode).toBe(200);
     expect(JSON.parse(result.body)).toEqual({ data: [], total: 0, page: 1, pageSize: 10 });
+  });
+
+  it('traces each DynamoDB call as an X-Ray subsegment when Lambda tracing is on', async () => {
+    // A stand-in for the X-Ray daemon the Lambda runtime provides: the SDK sends it segment documents over UDP.
+    const daemon = createSocket('udp4');
+    const documents: string[] = [];
+    daemon.on('message', (message) => documents.push(message.toString('utf8')));
+    await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
+    try {
+      const result = await invoke(listSessionsEvent(keys.secretTest), {
+        POWERTOOLS_TRACE_ENABLED: 'true',
+        LAMBDA_TASK_ROOT: bundleDir,
+        AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${daemon.address().port}`,
+        _X_AMZN_TRACE_ID: 'Root=1-6740a1b2-0123456789abcdef01234567;Parent=0123456789abcdef;Sampled=1',
+      });
+      expect(result.statusCode).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const subsegments = documents.map((d) => JSON.parse(d.slice(d.indexOf('\n') + 1)) as { name: string; namespace?: string; aws?: { operation?: string } });
+      // A cold container: the key and the merchant (GetItem), the rate limit (UpdateItem, twice if another process
+      // started this minute), the listing (Query).
+      const operations = subsegments.filter((d) => d.name === 'DynamoDB').map((d) => d.aws?.operation);
+      expect(new Set(operations)).toEqual(new Set(['GetItem', 'UpdateItem', 'Query']));
+    } finally {
+      daemon.close();
+    }
   });
 
   it('answers a request without a key in the API error shape', async () => {
