@@ -1,6 +1,6 @@
 /**
- * When the page reads its session again. Each read costs an API Gateway request, a Lambda invocation and two
- * DynamoDB reads, so the page reads only what it cannot know on its own:
+ * When the page reads its session again. Each read costs an API Gateway request, a Lambda invocation and a
+ * DynamoDB read, so the page reads only what it cannot know on its own:
  * - expiry at expiresAt is not read: the countdown on the server's clock shows it (main.ts);
  * - a close the page cannot predict (the merchant expires the session, another tab pays it) is read every
  *   POLL_MS while the page is visible, and at once when the buyer comes back to it (visible again, or focused);
