@@ -18,12 +18,20 @@ export interface RouteDefinition {
   auth: 'secret' | 'checkout' | 'public';
   /** write routes are refused to read-only (rk_) keys. */
   access: 'read' | 'write';
+  /**
+   * The table access the function is granted, when it differs from `access` (what the key must be allowed): a read
+   * that settles what it reads writes the table, yet stays open to read-only keys.
+   */
+  tableAccess?: 'read' | 'write';
   rateClass: OperationClass | null;
   idempotency: 'required' | 'optional' | 'none';
   summary: string;
   /** Keys and banks the handler uses beyond the table; the stack grants exactly these (shared/function-needs.ts). */
   needs?: readonly FunctionNeed[];
 }
+
+/** Whether the route's function may write the table (the stack's grant), whatever its keys. */
+export const writesTable = (route: RouteDefinition): boolean => (route.tableAccess ?? route.access) === 'write';
 
 export const routes = {
   createSession: {
@@ -117,9 +125,12 @@ export const routes = {
     entry: 'functions/transactions/get-transaction.ts',
     auth: 'secret',
     access: 'read',
+    // It writes: it settles a server-to-server charge the bank left pending, from the bank's record.
+    tableAccess: 'write',
     rateClass: 'reads',
     idempotency: 'none',
     summary: 'Retrieve a transaction with its technical reason and trace',
+    needs: ['secrets', 'gateways'],
   },
   listCards: {
     method: 'GET',

@@ -1,22 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../shared/deps.ts';
-import { PROCESSOR_CODES } from '../../shared/domain/decline-codes.ts';
 import { GATEWAYS, gatewayModeConflict, type Merchant } from '../../shared/domain/merchant.ts';
-import { authenticationExpiredEvent, cardNumberContext, type StoredCard } from '../../shared/domain/stored-card.ts';
-import { chargeEvent, newTransaction, resolveTransaction, toTransactionResource, traced, type Transaction, type TransactionResult } from '../../shared/domain/transaction.ts';
+import { cardNumberContext, type StoredCard } from '../../shared/domain/stored-card.ts';
+import { newTransaction, type Transaction } from '../../shared/domain/transaction.ts';
 import type { Mode } from '../../shared/domain/session-state.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors.ts';
-import type { GatewayOutcome } from '../../shared/gateways/payment-gateway.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import type { ApiRequest, IdempotencyContext } from '../../shared/http/api-types.ts';
+import type { ApiRequest } from '../../shared/http/api-types.ts';
 import { prefixedId } from '../../shared/ids.ts';
 import { CreateChargeBodySchema, type CreateChargeBody } from '../../shared/schemas/card-schemas.ts';
 import { TransactionSchema } from '../../shared/schemas/transaction-schemas.ts';
-import type { IdempotencyScope } from '../../shared/store/idempotency-store.ts';
-import { outboxPut } from '../../shared/store/outbox.ts';
-import { TransactionConditionFailedError, TransactionConflictError } from '../../shared/store/conditions.ts';
+import { IDEMPOTENCY_RETENTION_MS, type IdempotencyScope } from '../../shared/store/idempotency-store.ts';
 import { bankAccountFor } from '../../shared/payments/bank-account.ts';
-import { MAX_RACES, rejection } from '../../shared/payments/charge-steps.ts';
+import { serverChargeAnswer, settleServerCharge } from '../../shared/payments/server-charges.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 
@@ -48,7 +44,13 @@ export const { build, handler, schemas, parts } = defineApiHandler(
 
     // Opened before anything is written: a card that cannot be opened changes nothing.
     const number = await deps.secretBox.decrypt(card.encryptedNumber, cardNumberContext(card.merchantId, card.vaultRef));
-    const pending = await pendingTransaction(deps, req, card);
+    const pending = await keyedTransaction(deps, req, card);
+    if (pending.status !== 'pending') {
+      // Settled by a read of the transaction after this request's first run died: that result is this request's.
+      const answer = serverChargeAnswer(pending);
+      await deps.charges.commit([req.idempotency!.commit(answer)]);
+      return answer;
+    }
     const outcome = await deps.gateways(card.gateway).charge(
       {
         transactionReference: pending.reference,
@@ -60,7 +62,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       },
       account,
     );
-    return settle(deps, card, pending, outcome, req.idempotency);
+    return serverChargeAnswer(await settleServerCharge(deps, pending, outcome, { idempotency: req.idempotency }));
   },
   { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
 );
@@ -69,16 +71,17 @@ export const { build, handler, schemas, parts } = defineApiHandler(
 export const chargeReference = (scope: IdempotencyScope): string => `txn_${createHash('sha256').update(JSON.stringify(scope)).digest('hex').slice(0, 32)}`;
 
 /**
- * The charge's pending transaction, written before the bank is called. Its reference comes from the Idempotency-Key:
+ * The charge's transaction, written pending before the bank is called. Its reference comes from the Idempotency-Key:
  * a retry of a request that died after calling the bank (its claim is taken over after 30 s) finds that transaction
  * and asks the bank again under the same reference, which the bank deduplicates, so the card is never charged twice.
+ * If a read of the transaction settled it meanwhile (GET /v1/transactions/{reference}), it is returned settled.
  */
-async function pendingTransaction(deps: Deps, req: ApiRequest<CreateChargeBody>, card: StoredCard): Promise<Transaction> {
+async function keyedTransaction(deps: Deps, req: ApiRequest<CreateChargeBody>, card: StoredCard): Promise<Transaction> {
   const { merchant, mode } = req.auth;
   const derived = chargeReference(req.idempotency!.claim.scope);
   const earlier = await deps.transactions.get(derived);
-  if (earlier?.status === 'pending') return earlier;
-  // A settled one belongs to an older request whose key has expired since (24 h): this is a new charge.
+  if (earlier && (earlier.status === 'pending' || req.now - Date.parse(earlier.createdAt) < IDEMPOTENCY_RETENTION_MS)) return earlier;
+  // Settled before this key's 24 h: it belongs to an older request whose key has expired since. This is a new charge.
   const reference = earlier ? prefixedId('txn') : derived;
   const pending: Transaction = {
     ...newTransaction(
@@ -91,15 +94,6 @@ async function pendingTransaction(deps: Deps, req: ApiRequest<CreateChargeBody>,
   };
   await deps.charges.commit([deps.transactions.putItem(pending, { isNew: true })]);
   return pending;
-}
-
-function resultOf(outcome: Exclude<GatewayOutcome, { kind: 'unknown' }>): TransactionResult {
-  if (outcome.kind === 'approved') return { status: 'approved', processorReference: outcome.processorReference };
-  // Nobody can enter an OTP here: a gateway that asks for one wants the customer, as a soft decline does.
-  if (outcome.kind === 'otp_required' || outcome.code === PROCESSOR_CODES.AUTHENTICATION_REQUIRED) {
-    return rejection('declined', PROCESSOR_CODES.AUTHENTICATION_REQUIRED, 'The gateway asked for the customer to verify the card again.');
-  }
-  return rejection(outcome.kind, outcome.code, outcome.detail);
 }
 
 /** The card, if this merchant may charge it here: 404 as if missing for another merchant's, 409 for the rule it breaks. */
@@ -119,43 +113,4 @@ async function chargeableCard(deps: Deps, merchant: Merchant, mode: Mode, body: 
     throw new ConflictError('authentication_required', 'The gateway asked the customer to verify this card again: they must pay once with it in the checkout before it can be charged server to server.');
   }
   return card;
-}
-
-/**
- * Writes the bank's answer: the transaction, charge.*, and the stored response. A gateway that asks for the
- * customer's verification again (soft decline, or an OTP nobody can enter) also marks the card requires_authentication
- * and announces card.authentication_expired, once.
- */
-async function settle(deps: Deps, card: StoredCard, pending: Transaction, outcome: GatewayOutcome, idempotency: IdempotencyContext | undefined) {
-  const now = deps.clock.now();
-  const at = new Date(now).toISOString();
-  if (outcome.kind === 'unknown') {
-    // No answer in time: the charge stays pending, for the merchant to read later by its reference.
-    const late = traced(pending, 'bank_no_answer', now, outcome.detail);
-    const answer = { statusCode: 202, body: { ...toTransactionResource(late), svcToken: card.svcToken } };
-    await deps.charges.commit([deps.transactions.putItem(late), ...(idempotency ? [idempotency.commit(answer)] : [])]);
-    return answer;
-  }
-  const result = resultOf(outcome);
-  const needsVerification = result.status === 'declined' && result.errorCode === PROCESSOR_CODES.AUTHENTICATION_REQUIRED;
-  const resolved = resolveTransaction(pending, result, now);
-  const answer = { statusCode: 200, body: { ...toTransactionResource(resolved), svcToken: card.svcToken } };
-  for (let race = 1, current: StoredCard | null = card; ; race++) {
-    const items = [deps.transactions.putItem(resolved), outboxPut(deps.config.tableName, card.merchantId, chargeEvent(resolved, at))];
-    const cardIndex = items.length;
-    if (needsVerification && current && current.gatewayAuthStatus !== 'requires_authentication') {
-      const marked: StoredCard = { ...current, gatewayAuthStatus: 'requires_authentication', version: current.version + 1 };
-      items.push(deps.cards.updateItem(marked, current.version), deps.cards.event(card.merchantId, authenticationExpiredEvent(marked, resolved.reference, at)));
-    }
-    if (idempotency) items.push(idempotency.commit(answer));
-    try {
-      await deps.charges.commit(items);
-      return answer;
-    } catch (error) {
-      // The bank has answered: a card changed meanwhile (a notice, a delete) must not lose that answer. Decide again on it.
-      const cardChanged = error instanceof TransactionConflictError || (error instanceof TransactionConditionFailedError && error.index === cardIndex);
-      if (!cardChanged || race >= MAX_RACES) throw error;
-      current = await deps.cards.get(card.svcToken);
-    }
-  }
 }

@@ -1,13 +1,26 @@
 import { toTransactionDetail } from '../../shared/domain/transaction.ts';
 import { NotFoundError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
+import { isStaleServerCharge, reconcileServerCharge } from '../../shared/payments/server-charges.ts';
 import { TransactionDetailSchema, TransactionReferenceParamsSchema } from '../../shared/schemas/transaction-schemas.ts';
+import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 
-/** GET /v1/transactions/{reference}: with the technical detail and the trace. Another merchant's is a 404. */
-export const { build, handler, schemas, parts } = defineApiHandler('getTransaction', { params: TransactionReferenceParamsSchema, responses: { success: { 200: TransactionDetailSchema }, errors: { 404: 'resource_missing: no such transaction in this merchant and mode.' } } }, async (req, deps) => {
-  const transaction = await deps.transactions.get(req.params.reference);
-  if (!transaction || transaction.merchantId !== req.auth.merchant.id || transaction.mode !== req.auth.mode) {
-    throw new NotFoundError('transaction', 'reference');
-  }
-  return { statusCode: 200, body: toTransactionDetail(transaction) };
-});
+/**
+ * GET /v1/transactions/{reference}: with the technical detail and the trace. Another merchant's is a 404. A
+ * server-to-server charge the bank never answered is settled here from the bank's record, as the checkout read
+ * settles a checkout charge; a bank still silent leaves it pending.
+ */
+export const { build, handler, schemas, parts } = defineApiHandler(
+  'getTransaction',
+  { params: TransactionReferenceParamsSchema, responses: { success: { 200: TransactionDetailSchema }, errors: { 404: 'resource_missing: no such transaction in this merchant and mode.' } } },
+  async (req, deps) => {
+    const stored = await deps.transactions.get(req.params.reference);
+    if (!stored || stored.merchantId !== req.auth.merchant.id || stored.mode !== req.auth.mode) {
+      throw new NotFoundError('transaction', 'reference');
+    }
+    const transaction = isStaleServerCharge(stored, req.now) ? await reconcileServerCharge(deps, req.auth.merchant, stored) : stored;
+    return { statusCode: 200, body: toTransactionDetail(transaction) };
+  },
+  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
+);

@@ -15,7 +15,7 @@ import {
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import type { RouteDefinition } from '../../shared/routes.ts';
+import { writesTable, type RouteDefinition } from '../../shared/routes.ts';
 import { gatewayResponseHeaders, gatewayResponses, gatewayResponseTemplate, setsStatusCode } from '../gateway-responses.ts';
 import type { StageConfig } from '../stage-config.ts';
 import type { DataStore } from './data-store.ts';
@@ -132,7 +132,7 @@ export class Api extends Construct {
         needs: route.needs,
         afterBundling: AFTER_BUNDLING[routeId],
       });
-      if (route.access === 'write') {
+      if (writesTable(route)) {
         dataStore.grantItemReadWrite(routeFunction.role);
       } else {
         dataStore.grantItemRead(routeFunction.role);

@@ -8,7 +8,7 @@ import type { Session } from '../domain/session.ts';
 import { traced, type Transaction, type TransactionResult } from '../domain/transaction.ts';
 import type { Deps } from '../deps.ts';
 import { ConflictError } from '../errors.ts';
-import { GatewayUnavailableError } from '../gateways/payment-gateway.ts';
+import { GatewayUnavailableError, type ChargeReference, type GatewayOutcome } from '../gateways/payment-gateway.ts';
 import { ConditionFailedError } from '../store/conditions.ts';
 import { bankAccountFor } from './bank-account.ts';
 import { commitStep, rejection, resultOf, settlementStep } from './charge-steps.ts';
@@ -28,7 +28,8 @@ export async function settleStaleAttempt(deps: Deps, merchant: Merchant, session
   if (session.status === 'otp_requested' && now >= Date.parse(session.expiresAt)) {
     result = rejection('declined', SERVICE_CODES.OTP_EXPIRED, 'The OTP was not confirmed before the session expired.');
   } else if ((session.status === 'processing' || session.status === 'otp_confirmed') && now - Date.parse(pending.updatedAt) >= RECONCILE_AFTER_MS) {
-    result = await bankRecord(deps, merchant, session, pending);
+    const outcome = await bankRecord(deps, merchant, session, { transactionReference: pending.reference, sessionReference: session.reference });
+    result = outcome?.kind === 'approved' || outcome?.kind === 'declined' || outcome?.kind === 'failed' ? resultOf(outcome) : null;
   }
   if (!result) return session;
   const step = settlementStep(session, traced(pending, 'reconciled', now), result, now);
@@ -41,14 +42,19 @@ export async function settleStaleAttempt(deps: Deps, merchant: Merchant, session
   }
 }
 
-async function bankRecord(deps: Deps, merchant: Merchant, session: Session, pending: Transaction): Promise<TransactionResult | null> {
+/**
+ * The bank's record of a charge left pending: a status read, safe to repeat (the charge itself is never sent again).
+ * No record means the charge never reached the bank: failed, processor_unavailable. Null while the bank or the
+ * configuration cannot say, so the charge stays pending, to be asked again. Server-to-server charges are asked the
+ * same way (server-charges.ts).
+ */
+export async function bankRecord(deps: Deps, merchant: Merchant, charge: Pick<Transaction, 'mode' | 'gateway' | 'currency'>, reference: ChargeReference): Promise<GatewayOutcome | null> {
   try {
-    const account = await bankAccountFor(deps, merchant, session);
-    const outcome = await deps.gateways(session.gateway).chargeStatus({ transactionReference: pending.reference, sessionReference: session.reference }, account);
-    if (outcome.kind === 'not_found') return rejection('failed', SERVICE_CODES.PROCESSOR_UNAVAILABLE, 'The bank has no record of the charge: it never reached it.');
-    return outcome.kind === 'approved' || outcome.kind === 'declined' || outcome.kind === 'failed' ? resultOf(outcome) : null;
+    const account = await bankAccountFor(deps, merchant, charge);
+    const outcome = await deps.gateways(charge.gateway).chargeStatus(reference, account);
+    if (outcome.kind !== 'not_found') return outcome;
+    return { kind: 'failed', code: SERVICE_CODES.PROCESSOR_UNAVAILABLE, detail: 'The bank has no record of the charge: it never reached it.' };
   } catch (error) {
-    // The bank or the configuration cannot say yet: the attempt stays pending, to be asked again.
     if (error instanceof GatewayUnavailableError || error instanceof ConflictError) return null;
     throw error;
   }

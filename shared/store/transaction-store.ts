@@ -20,8 +20,12 @@ export interface TransactionStore {
   get(reference: string): Promise<Transaction | null>;
   /** Newest first; `references` narrows the search to those transactions (a session's). */
   list(merchantId: string, mode: Mode, query: TransactionQuery & { references?: string[] }, page?: { page: number; pageSize: number }): Promise<{ items: Transaction[]; total: number }>;
-  /** The write of a transaction as it is now, for the transaction that changes it with its session. */
-  putItem(transaction: Transaction, options?: { isNew: boolean }): TransactItem;
+  /**
+   * The write of a transaction as it is now, for the transaction that changes it with its session. `replacing`: the
+   * version read, which must still be the stored one (same status, same trace length: every change appends to the
+   * trace), for a transaction with no session to version-check the write.
+   */
+  putItem(transaction: Transaction, options?: { isNew?: boolean; replacing?: Transaction }): TransactItem;
 }
 
 const NOT_IN_DOMAIN = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'type'] as const;
@@ -71,7 +75,12 @@ export function createTransactionStore(db: DynamoDBDocumentClient, tableName: st
       return { items: items.map(toTransaction), total: matching.length };
     },
 
-    putItem(transaction, { isNew } = { isNew: false }) {
+    putItem(transaction, { isNew = false, replacing } = {}) {
+      const unchanged = replacing && {
+        ConditionExpression: '#status = :status AND size(#trace) = :traceLength',
+        ExpressionAttributeNames: { '#status': 'status', '#trace': 'trace' },
+        ExpressionAttributeValues: { ':status': replacing.status, ':traceLength': replacing.trace.length },
+      };
       return {
         Put: {
           TableName: tableName,
@@ -81,7 +90,7 @@ export function createTransactionStore(db: DynamoDBDocumentClient, tableName: st
             type: 'transaction',
             ...transaction,
           },
-          ...(isNew ? { ConditionExpression: itemDoesNotExist } : {}),
+          ...(isNew ? { ConditionExpression: itemDoesNotExist } : unchanged),
         },
       };
     },

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
 import { verificationEstimate } from '../../shared/domain/stored-card.ts';
-import { newTransaction } from '../../shared/domain/transaction.ts';
-import { requestFingerprint } from '../../shared/http/middlewares/idempotency.ts';
-import { routes } from '../../shared/routes.ts';
-import { chargeReference } from '../../functions/charges/create-charge.ts';
 import { TransactionSchema } from '../../shared/schemas/transaction-schemas.ts';
 import { expectError } from '../support/assertions.ts';
-import { card, checkoutCharge, openSession, TEST_CARDS } from '../support/checkout.ts';
+import { checkoutCharge, openSession, TEST_CARDS } from '../support/checkout.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+import { diedCharge, otpMerchant as otpMerchantOf, payWithOtp as payWithOtpOf, serverCharge, storedCard as storedCardOf } from '../support/stored-card-charges.ts';
 
 describe('POST /v1/charges: server-to-server charges of stored cards', () => {
   let sandbox: TestSandbox;
@@ -18,29 +14,10 @@ describe('POST /v1/charges: server-to-server charges of stored cards', () => {
   });
   afterAll(() => sandbox.stop());
 
-  /** A live merchant on the OTP bank (the gateway that charges stored cards without CVV), with its credentials. */
-  const otpMerchant = async () => {
-    const created = await sandbox.newMerchant({ changes: { gateways: { VES: 'bank_otp', USD: 'card_processor' } } });
-    await loadBankCredentials(sandbox.deps, created.merchant.id, 'bank_otp', JSON.stringify({ apiKey: 'otp-key' }));
-    return created;
-  };
-  /** The customer pays once in the checkout and confirms the OTP: the card is stored and verified. */
-  const payWithOtp = async (key: string, customerRef: string, number: string = TEST_CARDS.mastercard) => {
-    const session = await openSession(sandbox, key, { customerRef });
-    const charged = await checkoutCharge(sandbox, session.reference, { card: card(number) });
-    const confirmed = await sandbox.request('POST', '/v1/checkout/otp', {
-      body: { sessionReference: session.reference, transactionReference: charged.body.transaction.reference, code: '123456' },
-    });
-    expect(confirmed.body.transaction.status).toBe('approved');
-    return session;
-  };
-  const storedCard = async (key: string, customerRef: string) => {
-    const list = await sandbox.request('GET', `/v1/cards?customerRef=${customerRef}`, { key });
-    expect(list.body).toHaveLength(1);
-    return list.body[0];
-  };
-  const charge = (key: string, body: Record<string, unknown>, idempotencyKey: string | null = randomUUID()) =>
-    sandbox.request('POST', '/v1/charges', { key, body: { amountMinor: 2500, currency: 'VES', ...body }, headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {} });
+  const otpMerchant = () => otpMerchantOf(sandbox);
+  const payWithOtp = (key: string, customerRef: string, number?: string) => payWithOtpOf(sandbox, key, customerRef, number);
+  const storedCard = (key: string, customerRef: string) => storedCardOf(sandbox, key, customerRef);
+  const charge = (key: string, body: Record<string, unknown>, idempotencyKey?: string | null) => serverCharge(sandbox, key, body, idempotencyKey);
 
   it('charges a verified card without the customer: its own transaction, charge.approved naming the svcToken, no session', async () => {
     const { merchant, keys } = await otpMerchant();
@@ -99,17 +76,7 @@ describe('POST /v1/charges: server-to-server charges of stored cards', () => {
     await payWithOtp(keys.secretLive, 'cust_crash');
     const stored = await storedCard(keys.secretLive, 'cust_crash');
     const key = randomUUID();
-    const body = { amountMinor: 2500, currency: 'VES', svcToken: stored.svcToken };
-    const scope = { merchantId: merchant.id, mode: 'live' as const, operation: 'POST /v1/charges', key };
-    // The request that died: it claimed the key and wrote its pending transaction, then its process stopped.
-    await sandbox.deps.idempotency.claim(scope, requestFingerprint(routes.createCharge, '/v1/charges', body), sandbox.clock.now());
-    const died = newTransaction(
-      { reference: chargeReference(scope) },
-      { merchantId: merchant.id, mode: 'live', sessionReference: null, gateway: 'bank_otp', amountMinor: 2500, currency: 'VES', now: sandbox.clock.now() },
-      { brand: 'mastercard', lastFour: '4444', expMonth: 12, expYear: 2030, holderName: 'Ana Pérez' },
-      null,
-    );
-    await sandbox.deps.charges.commit([sandbox.deps.transactions.putItem({ ...died, svcToken: stored.svcToken }, { isNew: true })]);
+    const died = await diedCharge(sandbox, merchant.id, stored.svcToken, key);
 
     const meanwhile = await charge(keys.secretLive, { svcToken: stored.svcToken }, key);
     sandbox.advance(31);

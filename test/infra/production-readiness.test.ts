@@ -10,7 +10,7 @@ import { DEFAULT_MAX_BODY_BYTES } from '../../shared/config.ts';
 import { GATEWAY_IDS } from '../../shared/domain/merchant.ts';
 import type { FunctionNeed } from '../../shared/function-needs.ts';
 import { GATEWAY_URL_VARIABLES } from '../../shared/gateways/gateway-registry.ts';
-import { routeIds, routes } from '../../shared/routes.ts';
+import { routeIds, routes, writesTable } from '../../shared/routes.ts';
 import { workers } from '../../shared/workers.ts';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -121,7 +121,7 @@ describe('production readiness', () => {
       expect(users).toEqual(declaring);
       // The card vault, the bank-credential users and the webhook secret holders; no read-only route among them.
       expect(users).toEqual(expect.arrayContaining(['createCheckoutCharge', 'confirmCheckoutOtp', 'createWebhookEndpoint', 'updateWebhookEndpoint', 'sendWebhooks', 'expireSessions']));
-      for (const id of users) expect(id in routes ? routes[id as keyof typeof routes].access : 'write', id).toBe('write');
+      for (const id of users) expect(id in routes ? writesTable(routes[id as keyof typeof routes]) : true, id).toBe(true);
       for (const fn of dev.functions()) {
         const uses = users.includes(fn.node.id);
         // KMS Encrypt to seal, Decrypt to open (shared/crypto/kms-secret-box.ts): no data keys, no re-encryption.
@@ -157,7 +157,7 @@ describe('production readiness', () => {
     });
 
     it('give read-only routes no key but the table key through DynamoDB, and no queue', () => {
-      for (const id of routeIds.filter((r) => routes[r].access === 'read')) {
+      for (const id of routeIds.filter((r) => !writesTable(routes[r]))) {
         const fn = dev.stack.api.routeFunctions[id]!;
         const actions = dev.statementsOf(fn).flatMap((s) => [s.Action].flat());
         expect(dev.actionsOn(fn, dev.stack.keys.secrets), id).toEqual([]);

@@ -7,7 +7,7 @@ import { gatewayResponses } from '../../infra/gateway-responses.ts';
 import { addPaymentsStack, type PaymentsStack } from '../../infra/stack.ts';
 import { readServiceConfig } from '../../shared/config.ts';
 import { errorBody } from '../../shared/http/response.ts';
-import { routeIds, routes, type RouteId } from '../../shared/routes.ts';
+import { routeIds, routes, writesTable, type RouteId } from '../../shared/routes.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { tableDefinition } from '../../shared/store/table-definition.ts';
 
@@ -193,8 +193,8 @@ describe('PaymentsStack', () => {
   });
 
   describe('least privilege', () => {
-    const readRoutes = routeIds.filter((id) => routes[id].access === 'read');
-    const writeRoutes = routeIds.filter((id) => routes[id].access === 'write');
+    const readRoutes = routeIds.filter((id) => !writesTable(routes[id]));
+    const writeRoutes = routeIds.filter((id) => writesTable(routes[id]));
 
     const tableArns = () => {
       const [tableId] = dev.table();
@@ -277,7 +277,7 @@ describe('PaymentsStack', () => {
           expect(actionsOf(s).every((a) => a.startsWith('kms:'))).toBe(true);
           expect(s.Condition).toEqual({ StringEquals: { 'kms:ViaService': dev.stack.resolve(`dynamodb.${dev.stack.region}.amazonaws.com`) } });
         }
-        const writesItems = routes[routeId].access === 'write' || routes[routeId].rateClass !== null;
+        const writesItems = writesTable(routes[routeId]) || routes[routeId].rateClass !== null;
         expect(kms.flatMap(actionsOf).includes('kms:GenerateDataKey'), routeId).toBe(writesItems);
         expect(kms.flatMap(actionsOf), routeId).toContain('kms:Decrypt');
       }

@@ -9,16 +9,17 @@ export interface SandboxWithReceiver {
 }
 
 /**
- * A sandbox and a webhook receiver for the tests of one describe block: started before them, stopped after.
+ * A sandbox (with these options) and a webhook receiver for the tests of one describe block: started before them,
+ * stopped after.
  *
  * @example
  * const env = sandboxWithReceiver();
  * it('delivers', async () => { await env.sandbox.request(...); expect(env.receiver.received).toHaveLength(1); });
  */
-export function sandboxWithReceiver(): SandboxWithReceiver {
+export function sandboxWithReceiver(options?: Parameters<typeof startTestSandbox>[0]): SandboxWithReceiver {
   const env = {} as SandboxWithReceiver;
   beforeAll(async () => {
-    env.sandbox = await startTestSandbox();
+    env.sandbox = await startTestSandbox(options);
     env.receiver = await startReceiver();
   });
   afterAll(async () => {

@@ -99,10 +99,11 @@ export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: 
     if (body.initiatedBy === 'merchant') {
       // Without the customer there is nobody to enter a code: only a card the customer verified is charged.
       const reply = verified.has(hash)
-        ? replyFor(behaviour.kind === 'otp' || behaviour.kind === 'timeout' ? { kind: 'approve' } : behaviour)
+        ? replyFor(behaviour.kind === 'otp' ? { kind: 'approve' } : behaviour)
         : { status: 200, body: { result: 'declined', code: PROCESSOR_CODES.AUTHENTICATION_REQUIRED, message: 'Cardholder authentication required' } };
       charges.set(key, { reply, afterOtp: null, otpVerified: false, paymentOf, cardHash: hash });
-      return { reply, hold: false };
+      // The timeout card is charged and its answer held, as when the customer pays with it.
+      return { reply, hold: verified.has(hash) && behaviour.kind === 'timeout' };
     }
     // The OTP bank asks for a code on every card it would otherwise accept.
     const needsOtp = behaviour.kind === 'otp' || (gateway === 'bank_otp' && behaviour.kind !== 'decline' && behaviour.kind !== 'error');
