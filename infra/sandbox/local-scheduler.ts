@@ -1,9 +1,9 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../../shared/clock.ts';
 import type { OneTimeScheduler, ScheduledPayload } from '../../shared/background/one-time-scheduler.ts';
 import { ConditionFailedError, conditional, itemDoesNotExist } from '../../shared/store/conditions.ts';
 import { keys } from '../../shared/store/keys.ts';
-import { tableDefinition } from '../../shared/store/table-definition.ts';
+import { batchGetItems, itemKeyOf, queryIndexEntries } from '../../shared/store/index-queries.ts';
 
 export interface DueSchedule {
   name: string;
@@ -65,25 +65,12 @@ export class LocalScheduler implements OneTimeScheduler {
 
   /** Loads the pending schedules of this sandbox's merchants from the table. */
   async recover(): Promise<number> {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: tableDefinition.gsi1.name,
-          KeyConditionExpression: 'gsi1pk = :p',
-          ExpressionAttributeValues: { ':p': keys.localSchedules('', '').gsi1pk },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      const names = (page.Items ?? []).map((entry) => (entry.pk as string).slice('LOCAL_SCHEDULE#'.length));
-      for (const name of names) {
-        const { Item: item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.localSchedule(name) }));
-        const payload = item?.payload as ScheduledPayload | undefined;
-        if (item && payload && this.owns(payload.merchantId)) this.pending.set(name, { at: Date.parse(item.fireAt as string), payload });
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const entries = await queryIndexEntries(this.db, this.tableName, { partition: keys.localSchedules('', '').gsi1pk, newestFirst: false });
+    for (const item of await batchGetItems(this.db, this.tableName, entries.map(itemKeyOf))) {
+      const payload = item.payload as ScheduledPayload | undefined;
+      const name = (item.pk as string).slice('LOCAL_SCHEDULE#'.length);
+      if (payload && this.owns(payload.merchantId)) this.pending.set(name, { at: Date.parse(item.fireAt as string), payload });
+    }
     return this.pending.size;
   }
 

@@ -1,9 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../../shared/clock.ts';
 import type { MessageQueue } from '../../shared/background/message-queue.ts';
-import { batchGetItems } from '../../shared/store/index-queries.ts';
+import { batchGetItems, queryIndexEntries } from '../../shared/store/index-queries.ts';
 import { keys } from '../../shared/store/keys.ts';
-import { tableDefinition } from '../../shared/store/table-definition.ts';
 import type { DeliveryMessage, WebhookDelivery } from '../../shared/webhooks/delivery.ts';
 import type { LocalQueue } from './local-queue.ts';
 
@@ -51,24 +50,11 @@ export class OpenDeliveries {
 
   /** Queues again this sandbox's unfinished deliveries; forgets the finished ones. Returns how many were queued. */
   async recover(): Promise<number> {
-    const mine: string[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: tableDefinition.gsi1.name,
-          KeyConditionExpression: 'gsi1pk = :p',
-          ExpressionAttributeValues: { ':p': keys.localQueuedDeliveries('', '').gsi1pk },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const entry of page.Items ?? []) {
-        const [merchantId, deliveryId] = (entry.gsi1sk as string).split('#') as [string, string];
-        if (this.owns(merchantId)) mine.push(deliveryId);
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const entries = await queryIndexEntries(this.db, this.tableName, { partition: keys.localQueuedDeliveries('', '').gsi1pk, newestFirst: false });
+    const mine = entries.flatMap((entry) => {
+      const [merchantId, deliveryId] = (entry.gsi1sk as string).split('#') as [string, string];
+      return this.owns(merchantId) ? [deliveryId] : [];
+    });
 
     let queued = 0;
     const deliveries = new Map(
