@@ -1,6 +1,7 @@
 /**
  * Merchant configuration and the mode rules that depend on it. Pure: no I/O.
  */
+import type { MerchantLogo } from './merchant-branding.ts';
 import type { Mode } from './session-state.ts';
 
 /**
@@ -43,6 +44,10 @@ export interface Merchant {
   credentialsLoaded: Partial<Record<GatewayId, boolean>>;
   /** Per-merchant overrides of the spec's default limits. */
   rateLimits: Partial<Record<OperationClass, RateLimit>>;
+  /** The public name buyers see on the checkout; unset, they see `name` (merchant-branding.ts). */
+  businessName?: string;
+  /** The checkout's logo, when one was uploaded; its bytes live in their own item. */
+  logo?: MerchantLogo;
 }
 
 export const defaultGateways = (): Record<Currency, GatewayId> => ({ VES: 'bank_direct', USD: 'card_processor' });

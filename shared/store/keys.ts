@@ -6,6 +6,8 @@ import type { Mode } from '../domain/session-state.ts';
  */
 export const keys = {
   merchant: (merchantId: string) => ({ pk: `MERCHANT#${merchantId}`, sk: 'MERCHANT' }),
+  /** The checkout logo's bytes, beside the merchant item (which holds only its hash and type). */
+  merchantLogo: (merchantId: string) => ({ pk: `MERCHANT#${merchantId}`, sk: 'LOGO' }),
   apiKey: (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
   merchantKeys: (merchantId: string, createdAt: string, keyHash: string) => ({
     gsi1pk: `MERCHANT#${merchantId}#KEYS`,
@@ -42,6 +44,9 @@ export const keys = {
   }),
   event: (eventId: string) => ({ pk: `EVENT#${eventId}`, sk: 'EVENT' }),
   transaction: (reference: string) => ({ pk: `TXN#${reference}`, sk: 'TXN' }),
+  /** A transaction's refunds share one partition, read with one Query. */
+  refund: (transactionReference: string, reference: string) => ({ pk: `REFUNDS#${transactionReference}`, sk: `REFUND#${reference}` }),
+  refundsPartition: (transactionReference: string) => `REFUNDS#${transactionReference}`,
   merchantTransactionsPartition: (merchantId: string, mode: Mode) => `MERCHANT#${merchantId}#${mode}#TXNS`,
   merchantTransactions: (merchantId: string, mode: Mode, createdAt: string, reference: string) => ({
     gsi1pk: keys.merchantTransactionsPartition(merchantId, mode),

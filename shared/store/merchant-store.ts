@@ -1,6 +1,8 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
 import type { Merchant } from '../domain/merchant.ts';
-import { conditional, itemDoesNotExist, itemExists } from './conditions.ts';
+import { normaliseBranding, type BrandingInput, type LogoContentType, type MerchantLogo } from '../domain/merchant-branding.ts';
+import { ConditionFailedError, conditional, itemDoesNotExist, itemExists } from './conditions.ts';
 import { keys } from './keys.ts';
 
 /** Merchants: configuration read on every authenticated request (through a cache), written by the admin CLI. */
@@ -11,6 +13,19 @@ export interface MerchantStore {
   /** Stores a gateway's bank credentials, already encrypted, and marks them loaded. */
   saveCredentials(merchantId: string, gateway: string, ciphertext: string): Promise<void>;
   getCredentials(merchantId: string, gateway: string): Promise<string | null>;
+  /**
+   * Sets or removes the business name and the logo, field by field (no read of the merchant first): absent fields
+   * are left as they are, null removes. Checks and cleans the input first (normaliseBranding; BrandingError when
+   * unusable). The logo's bytes and the merchant's pointer to them change in one transaction. Answers the merchant
+   * as written; MerchantNotFoundError-like ConditionFailedError when there is no such merchant.
+   *
+   * @example
+   * await merchants.updateBranding('mer_123', { businessName: 'Café Ávila', logo: { contentType: 'image/png', bytes } });
+   * await merchants.updateBranding('mer_123', { logo: null }); // the checkout shows no logo; the name stays
+   */
+  updateBranding(merchantId: string, input: BrandingInput): Promise<Merchant>;
+  /** The logo's bytes when `hash` is the merchant's current logo, else null (an old URL answers 404). */
+  getLogo(merchantId: string, hash: string): Promise<{ contentType: LogoContentType; bytes: Uint8Array } | null>;
 }
 
 const toMerchant = (item: Record<string, unknown>): Merchant => ({
@@ -22,10 +37,21 @@ const toMerchant = (item: Record<string, unknown>): Merchant => ({
   testMode: (item.testMode ?? {}) as Merchant['testMode'],
   credentialsLoaded: (item.credentialsLoaded ?? {}) as Merchant['credentialsLoaded'],
   rateLimits: (item.rateLimits ?? {}) as Merchant['rateLimits'],
+  ...(typeof item.businessName === 'string' ? { businessName: item.businessName } : {}),
+  ...(item.logo ? { logo: item.logo as MerchantLogo } : {}),
 });
+
+/** 128 bits of the content's SHA-256: the logo URL's cache key. */
+const logoHash = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex').slice(0, 32);
 
 export function createMerchantStore(db: DynamoDBDocumentClient, tableName: string): MerchantStore {
   const credentialsKey = (merchantId: string, gateway: string) => ({ pk: `MERCHANT#${merchantId}`, sk: `CREDENTIALS#${gateway}` });
+  /** The merchant as a write just left it (a consistent read: the caller shows what it changed). */
+  const readBack = async (merchantId: string): Promise<Merchant> => {
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.merchant(merchantId), ConsistentRead: true }));
+    if (!Item) throw new ConditionFailedError();
+    return toMerchant(Item);
+  };
   return {
     async get(merchantId) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.merchant(merchantId) }));
@@ -80,6 +106,48 @@ export function createMerchantStore(db: DynamoDBDocumentClient, tableName: strin
           }),
         ),
       );
+    },
+    async updateBranding(merchantId, input) {
+      const change = normaliseBranding(input);
+      const set: string[] = [];
+      const remove: string[] = [];
+      const values: Record<string, unknown> = {};
+      if (change.businessName === null) remove.push('businessName');
+      else if (change.businessName !== undefined) {
+        set.push('businessName = :name');
+        values[':name'] = change.businessName;
+      }
+      const logoKey = keys.merchantLogo(merchantId);
+      const logoWrites: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [];
+      if (change.logo === null) {
+        remove.push('logo');
+        logoWrites.push({ Delete: { TableName: tableName, Key: logoKey } });
+      } else if (change.logo !== undefined) {
+        const logo: MerchantLogo = { hash: logoHash(change.logo.bytes), contentType: change.logo.contentType, sizeBytes: change.logo.bytes.length };
+        set.push('logo = :logo');
+        values[':logo'] = logo;
+        logoWrites.push({ Put: { TableName: tableName, Item: { ...logoKey, type: 'merchant_logo', ...logo, bytes: change.logo.bytes } } });
+      }
+      if (set.length === 0 && remove.length === 0) return readBack(merchantId);
+      const update = {
+        TableName: tableName,
+        Key: keys.merchant(merchantId),
+        UpdateExpression: [set.length ? `SET ${set.join(', ')}` : '', remove.length ? `REMOVE ${remove.join(', ')}` : ''].join(' ').trim(),
+        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+        ConditionExpression: itemExists,
+      };
+      if (logoWrites.length === 0) {
+        const { Attributes } = await conditional(() => db.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' })));
+        return toMerchant(Attributes!);
+      }
+      // One transaction: the merchant never points at bytes that are not there, nor the reverse.
+      await conditional(() => db.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...logoWrites] })));
+      return readBack(merchantId);
+    },
+    async getLogo(merchantId, hash) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.merchantLogo(merchantId) }));
+      if (!Item || Item.hash !== hash) return null;
+      return { contentType: Item.contentType as LogoContentType, bytes: Item.bytes as Uint8Array };
     },
     async getCredentials(merchantId, gateway) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: credentialsKey(merchantId, gateway) }));
