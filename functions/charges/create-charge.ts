@@ -86,7 +86,7 @@ async function keyedTransaction(deps: Deps, req: ApiRequest<CreateChargeBody>, c
   const pending: Transaction = {
     ...newTransaction(
       { reference },
-      { merchantId: merchant.id, mode, sessionReference: null, gateway: card.gateway, amountMinor: req.body.amountMinor, currency: req.body.currency, now: req.now },
+      { merchantId: merchant.id, mode, sessionReference: null, gateway: card.gateway, amountMinor: req.body.amountMinor, currency: req.body.currency, now: req.now, metadata: req.body.metadata },
       { brand: card.brand, lastFour: card.lastFour, expMonth: card.expMonth, expYear: card.expYear, holderName: card.holderName },
       card.documentType && card.documentId ? { type: card.documentType, id: card.documentId } : null,
     ),

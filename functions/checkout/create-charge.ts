@@ -68,7 +68,7 @@ async function onOpenSession<T>(
   for (let race = 1; ; race++) {
     const decision = decideChargeStart(stateOf(session), req.now);
     if (decision.kind === 'refuse') refuse(decision.refusal);
-    const context = { merchantId: session.merchantId, mode: session.mode, sessionReference: session.reference, gateway: session.gateway, amountMinor: session.amountMinor, currency: session.currency, now: req.now };
+    const context = { merchantId: session.merchantId, mode: session.mode, sessionReference: session.reference, gateway: session.gateway, amountMinor: session.amountMinor, currency: session.currency, now: req.now, metadata: session.metadata };
     const opened = await openedPayment(deps, session);
     const transaction = opened ? { ...opened, card: summariseCard(typed) } : newTransaction({ reference: prefixedId('txn') }, context, summariseCard(typed), null);
     try {

@@ -1,4 +1,4 @@
-import { toTransactionResource } from '../../shared/domain/transaction.ts';
+import { toMerchantTransaction } from '../../shared/domain/transaction.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { ListTransactionsQuerySchema, TransactionListSchema } from '../../shared/schemas/transaction-schemas.ts';
 
@@ -13,5 +13,5 @@ export const { build, handler, schemas, parts } = defineApiHandler('listTransact
     references = own ? (session.transactionReferences ?? []) : [];
   }
   const { items, total } = await deps.transactions.list(merchant.id, mode, { status, from: createdFrom, to: createdTo, references }, { page, pageSize });
-  return { statusCode: 200, body: { data: items.map(toTransactionResource), total, page, pageSize } };
+  return { statusCode: 200, body: { data: items.map(toMerchantTransaction), total, page, pageSize } };
 });

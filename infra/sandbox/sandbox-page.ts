@@ -7,7 +7,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { Deps } from '../../shared/deps.ts';
 import { toSessionResource } from '../../shared/domain/session.ts';
 import type { Mode } from '../../shared/domain/session-state.ts';
-import { toTransactionResource } from '../../shared/domain/transaction.ts';
+import { toMerchantTransaction } from '../../shared/domain/transaction.ts';
 import { toDeliveryResource } from '../../shared/webhooks/delivery.ts';
 
 const RECENT = 20;
@@ -46,7 +46,7 @@ async function merchantSection(deps: Deps, merchantId: string, mode: Mode, now: 
       'Transactions',
       ['reference', 'status', 'errorCode', 'amount', 'createdAt'],
       transactions.items.map((t) => {
-        const resource = toTransactionResource(t);
+        const resource = toMerchantTransaction(t);
         return { cells: [resource.reference, resource.status, resource.errorCode, `${resource.amountMinor} ${resource.currency}`, resource.createdAt], payload: resource };
       }),
     ),

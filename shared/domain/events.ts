@@ -3,6 +3,7 @@
  * transaction as the state change they announce; delivery reads them from there.
  */
 import { prefixedId } from '../ids.ts';
+import { metadataOf, type Metadata } from './metadata.ts';
 import type { ClosedReason, Mode } from './session-state.ts';
 
 export const EVENT_TYPES = [
@@ -41,10 +42,11 @@ export interface SessionExpiredData extends Record<string, unknown> {
   reason: ClosedReason;
   failureCount: number;
   maxFailures: number | null;
+  metadata: Metadata;
 }
 
 export const sessionExpiredEvent = (
-  session: { reference: string; mode: Mode; failureCount: number; maxFailures: number | null },
+  session: { reference: string; mode: Mode; failureCount: number; maxFailures: number | null; metadata?: Metadata },
   reason: ClosedReason,
   createdAt: string,
 ): EventEnvelope<SessionExpiredData> =>
@@ -53,4 +55,5 @@ export const sessionExpiredEvent = (
     reason,
     failureCount: session.failureCount,
     maxFailures: session.maxFailures,
+    metadata: metadataOf(session),
   });

@@ -2,6 +2,7 @@
  * The payment session as the domain sees it, and how it is shown to merchants. Pure: no I/O.
  */
 import type { Currency, GatewayId } from './merchant.ts';
+import { metadataOf, type Metadata } from './metadata.ts';
 import type { Prefill } from './prefill.ts';
 import { attemptsRemaining, effectiveState, type ClosedReason, type Mode, type SessionStatus } from './session-state.ts';
 
@@ -34,6 +35,8 @@ export interface Session {
   createdAt: string;
   closedAt: string | null;
   prefill: Prefill | null;
+  /** The merchant's own pairs; absent on sessions stored before metadata existed (read with metadataOf). */
+  metadata?: Metadata;
   lastTransaction: TransactionSummary | null;
   /** The session's attempts, oldest first; written by the charge path, absent before the first attempt. */
   transactionReferences?: string[];
@@ -59,6 +62,7 @@ export interface SessionResource {
   attemptsRemaining: number | null;
   attemptCount: number;
   prefill: Prefill | null;
+  metadata: Metadata;
   lastTransaction: TransactionSummary | null;
 }
 
@@ -95,6 +99,7 @@ export function toSessionResource(s: Session, now: number, checkoutBaseUrl: stri
     attemptsRemaining: attemptsRemaining(s),
     attemptCount: s.attemptCount,
     prefill: s.prefill,
+    metadata: metadataOf(s),
     lastTransaction: s.lastTransaction,
   };
 }
@@ -109,6 +114,7 @@ export interface NewSessionInput {
   maxFailures?: number;
   expiresInMinutes?: number;
   prefill?: Prefill | null;
+  metadata?: Metadata;
 }
 
 /** A fresh session in state created; a stored card's customerRef is inherited when none is sent. */
@@ -139,6 +145,7 @@ export function newSession(
     expiresAt: new Date(context.now + minutes * 60_000).toISOString(),
     closedAt: null,
     prefill: input.prefill ?? null,
+    metadata: input.metadata ?? {},
     lastTransaction: null,
     version: 1,
   };

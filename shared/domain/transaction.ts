@@ -3,6 +3,7 @@
  */
 import { buildEvent, type EventEnvelope } from './events.ts';
 import type { Currency, GatewayId } from './merchant.ts';
+import { metadataOf, type Metadata } from './metadata.ts';
 import type { CardSummary } from './payment-data.ts';
 import type { DocumentType } from './prefill.ts';
 import type { Mode } from './session-state.ts';
@@ -44,6 +45,8 @@ export interface Transaction {
   sealedCard?: SealedCard;
   /** The stored card a server-to-server charge (POST /v1/charges) was made with. */
   svcToken?: string;
+  /** The charge's own metadata, or its session's; absent on transactions stored before metadata existed. */
+  metadata?: Metadata;
   trace: TraceEntry[];
   createdAt: string;
   updatedAt: string;
@@ -66,7 +69,11 @@ export type TransactionResource = {
   updatedAt: string;
 };
 
-export interface TransactionDetailResource extends TransactionResource {
+/** What the merchant sees (answers to secret and read-only keys): the resource plus the metadata, which never reaches
+ * the buyer's browser (the checkout's answers and the session's lastTransaction are the plain resource). */
+export type MerchantTransactionResource = TransactionResource & { metadata: Metadata };
+
+export interface TransactionDetailResource extends MerchantTransactionResource {
   gateway: GatewayId;
   cardholderName: string | null;
   document: { type: DocumentType; id: string } | null;
@@ -89,8 +96,10 @@ export const toTransactionResource = (t: Transaction): TransactionResource => ({
   updatedAt: t.updatedAt,
 });
 
+export const toMerchantTransaction = (t: Transaction): MerchantTransactionResource => ({ ...toTransactionResource(t), metadata: metadataOf(t) });
+
 export const toTransactionDetail = (t: Transaction): TransactionDetailResource => ({
-  ...toTransactionResource(t),
+  ...toMerchantTransaction(t),
   gateway: t.gateway,
   cardholderName: t.card?.holderName ?? null,
   document: t.document,
@@ -100,7 +109,7 @@ export const toTransactionDetail = (t: Transaction): TransactionDetailResource =
 
 export function newTransaction(
   ids: { reference: string },
-  context: { merchantId: string; mode: Mode; sessionReference: string | null; gateway: GatewayId; amountMinor: number; currency: Currency; now: number },
+  context: { merchantId: string; mode: Mode; sessionReference: string | null; gateway: GatewayId; amountMinor: number; currency: Currency; now: number; metadata?: Metadata },
   card: CardSummary | null,
   document: Transaction['document'],
 ): Transaction {
@@ -121,6 +130,7 @@ export function newTransaction(
     errorCode: null,
     detail: null,
     otpFailures: 0,
+    metadata: context.metadata ?? {},
     trace: [{ at, event: 'created' }],
     createdAt: at,
     updatedAt: at,
@@ -167,6 +177,7 @@ export function chargeEvent(t: ResolvedTransaction, createdAt: string): EventEnv
     declineReason: t.declineReason,
     errorCode: t.errorCode,
     processorReference: t.processorReference,
+    metadata: metadataOf(t),
     // The origin: the checkout's session, or the stored card of a server-to-server charge.
     ...(t.svcToken ? { svcToken: t.svcToken } : { sessionReference: t.sessionReference }),
   });

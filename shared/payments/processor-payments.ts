@@ -35,7 +35,7 @@ export async function openProcessorPayment(deps: Deps, merchant: Merchant, sessi
     const account = await bankAccountFor(deps, merchant, session);
     const status = await gateway.openPayment({ sessionReference: session.reference, amountMinor: session.amountMinor, currency: session.currency }, account);
     if (status !== 'pending') return session;
-    const context = { merchantId: session.merchantId, mode: session.mode, sessionReference: session.reference, gateway: session.gateway, amountMinor: session.amountMinor, currency: session.currency, now };
+    const context = { merchantId: session.merchantId, mode: session.mode, sessionReference: session.reference, gateway: session.gateway, amountMinor: session.amountMinor, currency: session.currency, now, metadata: session.metadata };
     const transaction = traced(newTransaction({ reference: prefixedId('txn') }, context, null, null), 'payment_opened', now);
     const step: AttemptStep = { before: session, after: advanceSession(session, { lastTransaction: toTransactionResource(transaction) }), transaction, newTransaction: true, events: [] };
     await commitStep(deps, step, null);

@@ -6,7 +6,7 @@
 import { PROCESSOR_CODES } from '../domain/decline-codes.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import { authenticationExpiredEvent, type StoredCard } from '../domain/stored-card.ts';
-import { chargeEvent, resolveTransaction, toTransactionResource, traced, type Transaction, type TransactionResult } from '../domain/transaction.ts';
+import { chargeEvent, resolveTransaction, toMerchantTransaction, traced, type Transaction, type TransactionResult } from '../domain/transaction.ts';
 import type { Deps } from '../deps.ts';
 import type { GatewayOutcome } from '../gateways/payment-gateway.ts';
 import type { IdempotencyContext } from '../http/api-types.ts';
@@ -16,7 +16,7 @@ import { MAX_RACES, rejection } from './charge-steps.ts';
 import { bankRecord, RECONCILE_AFTER_MS } from './stale-attempts.ts';
 
 /** The answer of POST /v1/charges: 200 with the result, 202 while pending; the transaction plus its svcToken. */
-export const serverChargeAnswer = (t: Transaction) => ({ statusCode: t.status === 'pending' ? 202 : 200, body: { ...toTransactionResource(t), svcToken: t.svcToken } });
+export const serverChargeAnswer = (t: Transaction) => ({ statusCode: t.status === 'pending' ? 202 : 200, body: { ...toMerchantTransaction(t), svcToken: t.svcToken } });
 
 function resultOf(outcome: Exclude<GatewayOutcome, { kind: 'unknown' }>): TransactionResult {
   if (outcome.kind === 'approved') return { status: 'approved', processorReference: outcome.processorReference };

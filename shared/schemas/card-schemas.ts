@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { CARD_STATUSES, GATEWAY_AUTH_STATUSES } from '../domain/stored-card.ts';
+import { MetadataInputSchema } from './common.ts';
 
 const SvcToken = z.string().regex(/^tok_svc_[0-9A-Za-z]{1,64}$/, { error: 'must be a stored card token (tok_svc_...)' });
 
@@ -36,6 +37,7 @@ export const CreateChargeBodySchema = z
     currency: z.enum(['VES', 'USD']).meta({ description: "Must be the currency of the card's gateway." }),
     description: z.string().max(140).optional(),
     customerRef: z.string().min(1).max(120).optional().meta({ description: "When sent, must equal the card's customerRef (a guard against charging the wrong customer)." }),
+    metadata: MetadataInputSchema.optional(),
   })
   .meta({ id: 'CreateChargeRequest' });
 export type CreateChargeBody = z.output<typeof CreateChargeBodySchema>;

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { CURRENCIES } from '../domain/merchant.ts';
 import { DOCUMENT_TYPES } from '../domain/prefill.ts';
 import { CLOSED_REASONS, SESSION_STATUSES } from '../domain/session-state.ts';
-import { TransactionSchema } from './transaction-schemas.ts';
+import { CheckoutTransactionSchema } from './transaction-schemas.ts';
 
 const SessionReference = z.string().regex(/^cs_[0-9A-Za-z]{1,64}$/, { error: 'must be a session reference (cs_...)' });
 
@@ -53,7 +53,7 @@ const SessionProgressSchema = z.object({
 
 export const CheckoutChargeResultSchema = z
   .object({
-    transaction: TransactionSchema,
+    transaction: CheckoutTransactionSchema,
     session: SessionProgressSchema,
     nextAction: z
       .object({ type: z.literal('otp'), entriesRemaining: z.int() })
@@ -78,7 +78,7 @@ export const CheckoutSessionSchema = z
     requiresDocument: z.boolean(),
     storedCard: z.object({ brand: z.string(), lastFour: z.string() }).nullable(),
     returnUrl: z.string().nullable(),
-    lastTransaction: TransactionSchema.nullable(),
+    lastTransaction: CheckoutTransactionSchema.nullable(),
     test: z.boolean(),
   })
   .meta({ id: 'CheckoutSession' });

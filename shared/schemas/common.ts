@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { METADATA_LIMITS, metadataBytes } from '../domain/metadata.ts';
 
 export const ErrorSchema = z
   .object({
@@ -28,3 +29,31 @@ export const IdempotencyKeySchema = z
   .min(1)
   .max(255)
   .regex(/^[\x21-\x7E]+$/, { error: 'must be 1 to 255 printable ASCII characters without spaces' });
+
+/** A metadata key: 1 to 40 characters, no control characters or square brackets (Stripe's form-encoding rule). */
+const metadataKey = z
+  .string()
+  .min(1, { error: 'metadata keys must not be empty' })
+  .max(METADATA_LIMITS.keyLength, { error: `metadata keys are at most ${METADATA_LIMITS.keyLength} characters` })
+  .regex(/^[^\u0000-\u001F\u007F[\]]+$/, { error: 'metadata keys must not contain control characters or square brackets' });
+
+/**
+ * The merchant's own key-value pairs (README "Metadata"): up to 20 keys of at most 40 characters, string values of
+ * at most 500 characters, 8 KiB (UTF-8) in all. A problem names its key: field metadata.<key>.
+ */
+export const MetadataInputSchema = z
+  .record(metadataKey, z.string().max(METADATA_LIMITS.valueLength, { error: `metadata values are strings of at most ${METADATA_LIMITS.valueLength} characters` }))
+  .superRefine((metadata, ctx) => {
+    if (Object.keys(metadata).length > METADATA_LIMITS.keys) ctx.addIssue({ code: 'custom', message: `at most ${METADATA_LIMITS.keys} keys` });
+    else if (metadataBytes(metadata) > METADATA_LIMITS.totalBytes) ctx.addIssue({ code: 'custom', message: `at most ${METADATA_LIMITS.totalBytes} bytes (UTF-8) of keys and values in all` });
+  })
+  .meta({
+    id: 'MetadataInput',
+    description: 'Your own key-value pairs, returned on the object and in its events; never interpreted. Up to 20 keys (1-40 characters), string values up to 500 characters, 8 KiB in all. Never put card data or secrets here.',
+    example: { orderId: 'order_42', channel: 'web' },
+  });
+
+/** Metadata as answered: always an object ({} when none was sent). */
+export const MetadataSchema = z
+  .record(z.string(), z.string())
+  .meta({ id: 'Metadata', description: 'The metadata sent when the object was created; {} when none.', example: { orderId: 'order_42' } });

@@ -3,7 +3,7 @@ import { CURRENCIES } from '../domain/merchant.ts';
 import { DOCUMENT_TYPES, normalisePrefill, prefillIssues } from '../domain/prefill.ts';
 import { SESSION_DURATION_MINUTES } from '../domain/session.ts';
 import { CLOSED_REASONS, SESSION_STATUSES } from '../domain/session-state.ts';
-import { queryInt } from './common.ts';
+import { MetadataInputSchema, MetadataSchema, queryInt } from './common.ts';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -36,10 +36,11 @@ export const CreateSessionBodySchema = z
       .optional()
       .meta({ description: 'Whole minutes, 2 to 60; default 5. Out of range is rejected.' }),
     prefill: PrefillInputSchema.nullable().optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .meta({
     id: 'CreateSessionRequest',
-    example: { amountMinor: 1050, currency: 'VES', description: 'Pedido 42', customerRef: 'cus_42', maxFailures: 2, expiresInMinutes: 15, returnUrl: 'https://shop.example/thanks' },
+    example: { amountMinor: 1050, currency: 'VES', description: 'Pedido 42', customerRef: 'cus_42', maxFailures: 2, expiresInMinutes: 15, returnUrl: 'https://shop.example/thanks', metadata: { orderId: 'order_42' } },
   });
 export type CreateSessionBody = z.output<typeof CreateSessionBodySchema>;
 
@@ -80,6 +81,7 @@ export const SessionSchema = z
     attemptsRemaining: z.int().nullable(),
     attemptCount: z.int(),
     prefill: PrefillSchema.nullable(),
+    metadata: MetadataSchema,
     lastTransaction: z.object({ reference: z.string(), status: z.string() }).loose().nullable(),
   })
   .meta({ id: 'Session' });

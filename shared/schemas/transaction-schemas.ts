@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { CURRENCIES, GATEWAY_IDS } from '../domain/merchant.ts';
 import { DOCUMENT_TYPES } from '../domain/prefill.ts';
 import { TRANSACTION_STATUSES } from '../domain/transaction.ts';
-import { queryInt } from './common.ts';
+import { MetadataSchema, queryInt } from './common.ts';
 import { MAX_PAGE_SIZE } from './session-schemas.ts';
 
 export const TransactionSchema = z
@@ -17,10 +17,14 @@ export const TransactionSchema = z
     processorReference: z.string().nullable().meta({ description: "The bank's reference of an approved charge, for reconciliation." }),
     declineReason: z.string().nullable().meta({ description: 'Spanish text for the buyer; may change. Null unless declined or failed.' }),
     errorCode: z.string().nullable().meta({ description: 'Processor code (or one of ours); branch on this.' }),
+    metadata: MetadataSchema.meta({ description: "The charge's metadata; a checkout charge's is its session's." }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
   .meta({ id: 'Transaction' });
+
+/** A transaction as the buyer's checkout sees it: without the merchant's metadata. */
+export const CheckoutTransactionSchema = TransactionSchema.omit({ metadata: true }).meta({ id: 'CheckoutTransaction' });
 
 export const TransactionDetailSchema = TransactionSchema.extend({
   gateway: z.enum(GATEWAY_IDS as [string, ...string[]]),

@@ -50,6 +50,7 @@ describe('POST /v1/sessions', () => {
         attemptsRemaining: null,
         attemptCount: 0,
         prefill: null,
+        metadata: {},
         lastTransaction: null,
       });
       expect(new URL(res.body.checkoutUrl).pathname).toBe('/checkout');
