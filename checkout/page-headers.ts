@@ -11,7 +11,7 @@ export const CHECKOUT_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data:",
+  "img-src 'self'",
   "connect-src 'self'",
   "form-action 'self'",
   "frame-ancestors 'none'",

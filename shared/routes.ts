@@ -109,6 +109,17 @@ export const routes = {
     summary: 'Confirm a charge with the OTP the bank sent to the buyer',
     needs: ['secrets', 'gateways'],
   },
+  getMerchantLogo: {
+    method: 'GET',
+    path: '/v1/checkout/logos/{merchantId}/{hash}',
+    entry: 'functions/checkout/get-merchant-logo.ts',
+    // An <img> on the checkout page: no key, cacheable (the hash in the path changes with the image).
+    auth: 'public',
+    access: 'read',
+    rateClass: null,
+    idempotency: 'none',
+    summary: "The merchant's logo shown on the checkout page",
+  },
   listTransactions: {
     method: 'GET',
     path: '/v1/transactions',

@@ -15,5 +15,5 @@ export const { build, handler, schemas, parts } = defineApiHandler('getCheckoutS
   const current = await settleStaleAttempt(deps, req.auth.merchant, checkoutSession(req.auth), req.now);
   const session = await openProcessorPayment(deps, req.auth.merchant, current, req.now);
   const card = session.cardToken ? await deps.cards.get(session.cardToken) : null;
-  return { statusCode: 200, body: toCheckoutView(session, card, req.now) };
+  return { statusCode: 200, body: toCheckoutView(session, card, req.auth.merchant, req.now) };
 }, { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] });

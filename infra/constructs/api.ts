@@ -81,6 +81,9 @@ export class Api extends Construct {
       description: `svc-payments ${config.stage}: the /v1 API`,
       // Server-to-server callers gain nothing from an edge hop; a regional WAF web ACL associates with the stage.
       endpointTypes: [EndpointType.REGIONAL],
+      // Merchant logos (GET /v1/checkout/logos/...) leave their Lambda base64-encoded; a request accepting an image
+      // gets the bytes. JSON stays text: no request or answer of ours has another binary type.
+      binaryMediaTypes: ['image/*'],
       failOnWarnings: true,
       // Access logging needs API Gateway's account-level CloudWatch role; retained because it is one per account
       // and region, shared with every other stage there.

@@ -12,6 +12,7 @@ import {
   HeadersReferrerPolicy,
   HttpVersion,
   OriginProtocolPolicy,
+  OriginRequestHeaderBehavior,
   OriginRequestPolicy,
   OriginSslPolicy,
   PriceClass,
@@ -125,6 +126,19 @@ export class CheckoutSite extends Construct {
         ],
       },
       additionalBehaviors: {
+        // Listed first, as CloudFront matches in order. Logos are cached at the edge: the hash in the path changes
+        // with the image. Accept is forwarded (outside the cache key) because API Gateway returns a Lambda's base64
+        // body as bytes only when the request accepts a binary media type (infra/constructs/api.ts).
+        '/v1/checkout/logos/*': {
+          origin: apiOrigin,
+          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+          originRequestPolicy: new OriginRequestPolicy(this, 'LogoRequests', {
+            comment: 'Checkout logos: the Accept header only, so API Gateway answers bytes',
+            headerBehavior: OriginRequestHeaderBehavior.allowList('Accept'),
+          }),
+        },
         '/v1/checkout/*': {
           origin: apiOrigin,
           // Card data is never sent over plain HTTP, not even to be redirected.

@@ -58,7 +58,8 @@ function decodePathSegment(segment: string): string {
 
 function send(res: ServerResponse, result: APIGatewayProxyResult): void {
   res.writeHead(result.statusCode, result.headers as Record<string, string>);
-  res.end(result.body);
+  // A binary answer (a logo) comes base64-encoded, as API Gateway's Lambda proxy takes it and decodes it.
+  res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
 }
 
 const NO_BODY = Buffer.alloc(0);

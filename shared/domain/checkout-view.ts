@@ -1,6 +1,8 @@
 /**
  * What the checkout page shows for a session. Pure. The buyer sees no merchant data beyond what the page needs.
  */
+import type { Merchant } from './merchant.ts';
+import { logoPath, publicBusinessName } from './merchant-branding.ts';
 import { documentRequired } from './payment-data.ts';
 import type { Prefill } from './prefill.ts';
 import { stateOf, type Session } from './session.ts';
@@ -29,11 +31,18 @@ export function effectivePrefill(prefill: Prefill | null, card: StoredCardFacts 
   return Object.keys(out).length > 0 ? out : null;
 }
 
-export function toCheckoutView(session: Session, card: StoredCardFacts | null, now: number) {
+/** Whom the buyer pays: the public business name and the logo's URL on the checkout's origin (null without one). */
+export const checkoutMerchant = (merchant: Pick<Merchant, 'id' | 'name' | 'businessName' | 'logo'>) => ({
+  businessName: publicBusinessName(merchant),
+  logoUrl: merchant.logo ? logoPath(merchant.id, merchant.logo) : null,
+});
+
+export function toCheckoutView(session: Session, card: StoredCardFacts | null, merchant: Pick<Merchant, 'id' | 'name' | 'businessName' | 'logo'>, now: number) {
   const { status, closedReason } = effectiveState(stateOf(session), now);
   const remaining = attemptsRemaining(session);
   return {
     reference: session.reference,
+    merchant: checkoutMerchant(merchant),
     status,
     closedReason,
     amountMinor: session.amountMinor,

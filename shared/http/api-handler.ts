@@ -16,7 +16,7 @@ import { jsonBody } from './middlewares/json-body.ts';
 import { rateLimit } from './middlewares/rate-limit.ts';
 import { validateInput, type InputSchemas } from './middlewares/validate-input.ts';
 import { requestState } from './request-state.ts';
-import { jsonResponse } from './response.ts';
+import { bytesResponse, jsonResponse } from './response.ts';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -28,6 +28,8 @@ type HttpMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>
  */
 export interface ResponseSchemas {
   success: Partial<Record<200 | 201 | 202, z.ZodType>>;
+  /** The success answers' media type when it is not JSON (a logo: image/*). */
+  mediaType?: string;
   /** Status -> when it happens, with the error codes to branch on. */
   errors?: Partial<Record<400 | 404 | 409 | 410 | 422 | 503, string>>;
 }
@@ -111,7 +113,7 @@ export function defineApiHandler<S extends RouteSchemas>(
         },
         deps,
       );
-      return jsonResponse(result.statusCode, result.body, result.headers);
+      return result.bytes ? bytesResponse(result.statusCode, result.bytes, result.headers ?? {}) : jsonResponse(result.statusCode, result.body, result.headers);
     });
     return handler as unknown as LambdaHandler;
   };

@@ -26,4 +26,6 @@ export interface ApiResult {
   statusCode: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Set: the answer is these bytes (an image, `Content-Type` in headers) instead of `body` as JSON. */
+  bytes?: Uint8Array;
 }

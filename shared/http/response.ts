@@ -19,6 +19,14 @@ export function jsonResponse(statusCode: number, body: unknown, headers: Record<
   };
 }
 
+/**
+ * Bytes (a logo) instead of JSON: base64 with isBase64Encoded, which API Gateway turns back into bytes for the media
+ * types the API declares binary (infra/constructs/api.ts). `headers` set the Content-Type and may set caching.
+ */
+export function bytesResponse(statusCode: number, bytes: Uint8Array, headers: Record<string, string>): APIGatewayProxyResult {
+  return { statusCode, headers: { ...SECURITY_HEADERS, ...headers }, body: Buffer.from(bytes).toString('base64'), isBase64Encoded: true };
+}
+
 /** The one error shape of the API. */
 export interface ErrorBody {
   statusCode: number;

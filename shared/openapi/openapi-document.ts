@@ -35,7 +35,7 @@ function responsesOf(route: RouteDefinition, schemas: RouteSchemas): ZodOpenApiR
     responses[status as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: status === '202' ? 'Accepted; the result follows.' : 'Success.',
       ...(route.idempotency !== 'none' ? { headers: { 'Idempotent-Replayed': { description: 'true when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string' } } } } : {}),
-      content: { 'application/json': { schema } },
+      content: { [schemas.responses?.mediaType ?? 'application/json']: { schema } },
     };
   }
   for (const [status, codes] of errorStatuses(route, schemas)) {

@@ -62,9 +62,20 @@ export const CheckoutChargeResultSchema = z
   })
   .meta({ id: 'CheckoutChargeResult' });
 
+export const CheckoutMerchantSchema = z
+  .object({
+    businessName: z.string().meta({ description: "The merchant's public name (its business name, else its account name): whom the buyer pays." }),
+    logoUrl: z
+      .string()
+      .nullable()
+      .meta({ description: 'Path of the logo on the checkout origin (/v1/checkout/logos/{merchantId}/{hash}), a new one when the image changes; null without a logo.' }),
+  })
+  .meta({ id: 'CheckoutMerchant' });
+
 export const CheckoutSessionSchema = z
   .object({
     reference: z.string(),
+    merchant: CheckoutMerchantSchema,
     status: z.enum(SESSION_STATUSES),
     closedReason: z.enum(CLOSED_REASONS).nullable(),
     amountMinor: z.int(),

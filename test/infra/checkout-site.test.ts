@@ -70,6 +70,19 @@ describe('CheckoutSite', () => {
     expect(origin).toMatchObject({ OriginPath: '/dev', CustomOriginConfig: { OriginProtocolPolicy: 'https-only' } });
   });
 
+  it('caches merchant logos at the edge, before the uncached /v1/checkout/* behaviour, forwarding Accept for binary answers', () => {
+    const [distribution] = Object.values(template.findResources('AWS::CloudFront::Distribution'));
+    const behaviours: { PathPattern: string; CachePolicyId: string; OriginRequestPolicyId: unknown; TargetOriginId: string }[] = distribution!.Properties.DistributionConfig.CacheBehaviors;
+    const logos = behaviours.findIndex((b) => b.PathPattern === '/v1/checkout/logos/*');
+    expect(logos).toBeGreaterThanOrEqual(0);
+    expect(logos).toBeLessThan(behaviours.findIndex((b) => b.PathPattern === '/v1/checkout/*'));
+    expect(behaviours[logos]!.CachePolicyId).toBe('658327ea-f89d-4fab-a63d-7e88639e58f6'); // Managed-CachingOptimized
+    expect(behaviours[logos]!.TargetOriginId).toBe(behaviours.find((b) => b.PathPattern === '/v1/checkout/*')!.TargetOriginId);
+    template.hasResourceProperties('AWS::CloudFront::OriginRequestPolicy', {
+      OriginRequestPolicyConfig: Match.objectLike({ HeadersConfig: { HeaderBehavior: 'whitelist', Headers: ['Accept'] } }),
+    });
+  });
+
   it('deploys the built page under checkout/: assets immutable first, then the page, revalidated and invalidated', () => {
     const deployments = Object.values(template.findResources('Custom::CDKBucketDeployment')).map((d) => d.Properties);
     expect(deployments).toHaveLength(2);
