@@ -10,6 +10,7 @@ import { HttpPostError } from '../../shared/webhooks/http-post.ts';
 import { OAuthTokenError } from '../../shared/webhooks/oauth-tokens.ts';
 import { outboundAuthHeaders } from '../../shared/webhooks/outbound-auth.ts';
 import { SIGNATURE_HEADER, signatureHeader } from '../../shared/webhooks/signature.ts';
+import { systemClock } from '../../shared/clock.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { webhookHttpFromEnvironment } from '../../shared/webhooks/oauth-tokens.ts';
 import { queuesFromEnvironment } from '../../shared/background/queues-from-environment.ts';
@@ -56,7 +57,9 @@ async function attempt(deps: Deps, endpoint: WebhookEndpoint, envelope: EventEnv
       headers: {
         'Content-Type': 'application/json',
         'User-Agent': 'svc-webhooks/1',
-        [SIGNATURE_HEADER]: signatureHeader(secret, body, Math.floor(deps.clock.now() / 1000)),
+        // Real time, never the injected clock: the receiver checks t against its own clock, and a moved sandbox clock
+        // would make every later signature fall outside its tolerance (the event's createdAt keeps the service's time).
+        [SIGNATURE_HEADER]: signatureHeader(secret, body, Math.floor(systemClock.now() / 1000)),
         ...outboundAuthHeaders(endpoint, credentials, token),
       },
       body,

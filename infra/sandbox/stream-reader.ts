@@ -164,7 +164,7 @@ export class StreamReader {
       eventSourceARN: this.streamArn,
       dynamodb: {
         Keys: d?.Keys as NonNullable<DynamoDBRecord['dynamodb']>['Keys'],
-        NewImage: d?.NewImage as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'],
+        NewImage: d?.NewImage && (restoreEmptyMaps(d.NewImage) as NonNullable<DynamoDBRecord['dynamodb']>['NewImage']),
         SequenceNumber: d?.SequenceNumber,
         SizeBytes: d?.SizeBytes,
         StreamViewType: d?.StreamViewType,
@@ -172,4 +172,20 @@ export class StreamReader {
       },
     };
   }
+}
+
+/**
+ * The streams client reads an empty map attribute ({"M":{}}) back as a value with no type ({}), which unmarshall
+ * refuses; Lambda's event source passes {"M":{}} through. Empty maps (metadata {}) are put back as such.
+ */
+function restoreEmptyMaps(image: Record<string, unknown>): Record<string, unknown> {
+  const restore = (value: unknown): unknown => {
+    if (typeof value !== 'object' || value === null) return value;
+    const attribute = value as Record<string, unknown>;
+    if (Object.keys(attribute).length === 0) return { M: {} };
+    if (attribute.M) return { M: restoreEmptyMaps(attribute.M as Record<string, unknown>) };
+    if (Array.isArray(attribute.L)) return { L: attribute.L.map(restore) };
+    return attribute;
+  };
+  return Object.fromEntries(Object.entries(image).map(([name, value]) => [name, restore(value)]));
 }

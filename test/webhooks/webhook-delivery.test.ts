@@ -11,7 +11,7 @@ describe('webhook delivery through the sandbox', () => {
   const env = sandboxWithReceiver();
 
   const verified = (request: ReceivedRequest, secret: string) =>
-    verifyWebhookSignature({ header: request.headers['svc-signature'] as string, rawBody: request.rawBody, secret, now: env.sandbox.clock.now() });
+    verifyWebhookSignature({ header: request.headers['svc-signature'] as string, rawBody: request.rawBody, secret });
 
   async function merchantWithEndpoint(body: Record<string, unknown> = {}, path = '/hooks') {
     const { merchant, keys } = await env.sandbox.newMerchant();
