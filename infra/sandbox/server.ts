@@ -11,7 +11,13 @@ import { routes, type RouteDefinition } from '../../shared/routes.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 import { buildCheckout } from '../../checkout/build.ts';
 import { serveCheckout } from '../../checkout/serve-checkout.ts';
+import { buildDashboard } from '../../dashboard/build.ts';
+import { serveDashboard } from '../../dashboard/serve-dashboard.ts';
 import { sandboxPage } from './sandbox-page.ts';
+import { randomUUID } from 'node:crypto';
+import { requestState } from '../../shared/http/request-state.ts';
+import { DEFAULT_DOCS_BASE_URL, errorCodeOf, requestIdFor, withRequestId } from '../../shared/http/request-id.ts';
+import { isApiAnswer, RequestLog, type RequestLogEntry } from './request-log.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** API Gateway itself refuses bodies over 10 MB; the sandbox stops reading far earlier. */
@@ -56,7 +62,16 @@ function decodePathSegment(segment: string): string {
   }
 }
 
-function send(res: ServerResponse, result: APIGatewayProxyResult): void {
+/** Per request: its id (API Gateway's, picked on arrival) and what to do with its answer (id on it, log line). */
+interface Exchange {
+  apiRequestId: string;
+  merchantId: string | null;
+  answered(result: APIGatewayProxyResult): APIGatewayProxyResult;
+}
+const exchanges = new WeakMap<ServerResponse, Exchange>();
+
+function send(res: ServerResponse, answer: APIGatewayProxyResult): void {
+  const result = exchanges.get(res)?.answered(answer) ?? answer;
   res.writeHead(result.statusCode, result.headers as Record<string, string>);
   // A binary answer (a logo) comes base64-encoded, as API Gateway's Lambda proxy takes it and decodes it.
   res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
@@ -80,6 +95,8 @@ async function readBody(req: IncomingMessage): Promise<Buffer | null> {
 export interface SandboxServer {
   url: string;
   server: Server;
+  /** The recent API requests, for the activity page. */
+  requests: RequestLog;
   close(): Promise<void>;
 }
 
@@ -87,10 +104,47 @@ export interface SandboxServer {
  * The sandbox's HTTP front: routes /v1 requests to the same handlers as API Gateway would, with the same event
  * shape, and adds the sandbox-only clock control.
  */
-export async function startSandboxServer({ deps, clock, port = 0, host = '127.0.0.1' }: { deps: Deps; clock: OffsetClock; port?: number; host?: string }): Promise<SandboxServer> {
+export async function startSandboxServer({
+  deps,
+  clock,
+  port = 0,
+  host = '127.0.0.1',
+  onRequest,
+}: {
+  deps: Deps;
+  clock: OffsetClock;
+  port?: number;
+  host?: string;
+  /** Called with every API request once answered (npm start prints it). */
+  onRequest?: (entry: RequestLogEntry) => void;
+}): Promise<SandboxServer> {
   const compiled = await loadRoutes(deps);
+  const requests = new RequestLog();
+  const docsBaseUrl = deps.config.docsBaseUrl ?? DEFAULT_DOCS_BASE_URL;
+  /** Every answer, the sandbox's own (404, 405, 413, clock) as well as the handlers', carries the request's id. */
+  const exchangeOf = (req: IncomingMessage): Exchange => {
+    const at = new Date(clock.now()).toISOString();
+    const started = performance.now();
+    const apiRequestId = randomUUID();
+    const requestId = requestIdFor(apiRequestId);
+    const exchange: Exchange = {
+      apiRequestId,
+      merchantId: null,
+      answered(result) {
+        const answer = withRequestId(result, requestId, docsBaseUrl);
+        if (isApiAnswer(answer.statusCode, answer.headers?.['Content-Type'] as string | undefined)) {
+          const entry = { at, method: req.method ?? 'GET', path: req.url ?? '/', status: answer.statusCode, requestId, code: errorCodeOf(answer), durationMs: Math.round(performance.now() - started), merchantId: exchange.merchantId };
+          requests.add(entry);
+          onRequest?.(entry);
+        }
+        return answer;
+      },
+    };
+    return exchange;
+  };
   // A fresh build of the checkout page at every start, kept in memory (esbuild: well under a second).
   const checkoutPage = serveCheckout(buildCheckout());
+  const dashboardPage = serveDashboard(buildDashboard());
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
@@ -102,8 +156,8 @@ export async function startSandboxServer({ deps, clock, port = 0, host = '127.0.
     if (url.pathname === '/__sandbox/clock' && req.method === 'POST') {
       return send(res, advanceClock(clock, body));
     }
-    if (url.pathname === '/__sandbox/' && req.method === 'GET') return send(res, await sandboxPage(deps, url.searchParams, clock.now()));
-    const page = checkoutPage(req.method ?? 'GET', url.pathname);
+    if (url.pathname === '/__sandbox/' && req.method === 'GET') return send(res, await sandboxPage(deps, url.searchParams, clock.now(), requests.recent()));
+    const page = checkoutPage(req.method ?? 'GET', url.pathname) ?? dashboardPage(req.method ?? 'GET', url.pathname);
     if (page) return send(res, page);
 
     const onPath = compiled.map((r) => ({ r, m: r.pattern.exec(url.pathname) })).filter((x) => x.m);
@@ -119,12 +173,16 @@ export async function startSandboxServer({ deps, clock, port = 0, host = '127.0.
     const pathParameters = hit.r.parameterNames.length
       ? Object.fromEntries(hit.r.parameterNames.map((name, i) => [name, decodePathSegment(hit.m![i + 1]!)]))
       : null;
-    const event = toApiGatewayEvent(req, url, body, { resource: hit.r.definition.path, pathParameters }, clock.now());
-    const result = await hit.r.handler(event, lambdaContext(hit.r.id, event.requestContext.requestId));
+    const exchange = exchanges.get(res)!;
+    const event = toApiGatewayEvent(req, url, body, { resource: hit.r.definition.path, pathParameters }, clock.now(), exchange.apiRequestId);
+    const context = lambdaContext(hit.r.id, event.requestContext.requestId);
+    const result = await hit.r.handler(event, context);
+    exchange.merchantId = requestState(context).auth?.merchant.id ?? null;
     send(res, result);
   };
 
   const server = createServer((req, res) => {
+    exchanges.set(res, exchangeOf(req));
     handle(req, res).catch((error: unknown) => {
       deps.logger.error('Sandbox request failed', { error: error as Error });
       if (!res.headersSent) send(res, jsonResponse(500, errorBody(500, 'internal_error', 'An unexpected error occurred.')));
@@ -135,6 +193,7 @@ export async function startSandboxServer({ deps, clock, port = 0, host = '127.0.
   return {
     url: `http://${host}:${address.port}`,
     server,
+    requests,
     close: () => new Promise((r) => server.close(() => r())),
   };
 }

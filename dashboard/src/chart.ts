@@ -1,0 +1,51 @@
+/**
+ * The overview's chart, drawn as inline SVG (no chart library, nothing from a CDN): one bar per day of approved
+ * amount, a labelled axis, and the numbers in a table under a disclosure for screen readers and exact reading.
+ */
+import { h, svg } from './dom.ts';
+import { formatDayMonth, formatMoney, formatMoneyShort } from './format.ts';
+import { t } from './i18n.ts';
+import type { DailyPoint } from './types.ts';
+import { table } from './ui.ts';
+
+const WIDTH = 640;
+const HEIGHT = 220;
+const PAD = { top: 12, right: 8, bottom: 28, left: 64 };
+
+/** A round axis top: 1, 2 or 5 times a power of ten, at least the largest value. */
+function niceMax(value: number): number {
+  if (value <= 0) return 1;
+  const power = 10 ** Math.floor(Math.log10(value));
+  return ([1, 2, 5, 10].map((m) => m * power).find((m) => m >= value) ?? 10 * power);
+}
+
+export function dailyChart(currency: string, daily: DailyPoint[]): HTMLElement {
+  const title = t().overview.chartTitle(currency);
+  const max = niceMax(Math.max(0, ...daily.map((d) => d.approvedAmountMinor)));
+  const plotWidth = WIDTH - PAD.left - PAD.right;
+  const plotHeight = HEIGHT - PAD.top - PAD.bottom;
+  const slot = plotWidth / Math.max(1, daily.length);
+  const y = (value: number) => PAD.top + plotHeight - (value / max) * plotHeight;
+
+  const gridlines = [0, 0.5, 1].map((fraction) =>
+    svg('g', {}, svg('line', { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(max * fraction), y2: y(max * fraction), class: 'grid' }), svg('text', { x: PAD.left - 6, y: y(max * fraction) + 4, 'text-anchor': 'end', class: 'axis' }, formatMoneyShort(max * fraction, currency))),
+  );
+  const bars = daily.map((day, index) => {
+    const top = y(day.approvedAmountMinor);
+    return svg('rect', { x: PAD.left + index * slot + slot * 0.15, y: top, width: slot * 0.7, height: Math.max(0, PAD.top + plotHeight - top), class: 'bar', rx: 2 }, svg('title', {}, `${formatDayMonth(day.date)}: ${formatMoney(day.approvedAmountMinor, currency)}`));
+  });
+  // First, middle and last day: enough to place the bars in time without crowding a phone's width.
+  const labelled = [...new Set([0, Math.floor((daily.length - 1) / 2), daily.length - 1])].filter((i) => i >= 0 && daily[i]);
+  const dayLabels = labelled.map((i) => svg('text', { x: PAD.left + i * slot + slot / 2, y: HEIGHT - 8, 'text-anchor': 'middle', class: 'axis' }, formatDayMonth(daily[i]!.date)));
+
+  const total = daily.reduce((sum, d) => sum + d.approvedAmountMinor, 0);
+  const picture = svg('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': `${title}: ${formatMoney(total, currency)}`, class: 'chart' }, ...gridlines, ...bars, ...dayLabels);
+  const rows = daily.map((d) => [formatDayMonth(d.date), formatMoney(d.approvedAmountMinor, currency), d.approved, d.declined, d.failed]);
+  return h(
+    'figure',
+    { class: 'chart-figure' },
+    h('figcaption', {}, title),
+    picture,
+    h('details', {}, h('summary', {}, t().overview.chartData), table(title, [t().overview.date, t().overview.approvedAmount, t().overview.approved, t().overview.declined, t().overview.failed], rows, { captionHidden: true })),
+  );
+}

@@ -1,0 +1,63 @@
+/** Developers: the API keys by prefix and last characters; roll (new secret shown once, with copy) and revoke. */
+import { api } from '../api.ts';
+import { h, replace } from '../dom.ts';
+import { formatDateTime } from '../format.ts';
+import { t } from '../i18n.ts';
+import { can } from '../session.ts';
+import type { ApiKey } from '../types.ts';
+import { badge, confirmDialog, emptyState, errorMessage, notice, noticeRegion, secretReveal, section, table, whileBusy } from '../ui.ts';
+
+const keyLabel = (key: ApiKey) => `${key.prefix}…${key.last4}`;
+
+export async function renderDevelopers(view: HTMLElement): Promise<void> {
+  const d = t().developers;
+  if (!can('developer')) return replace(view, h('h1', { tabindex: -1 }, d.title), h('p', { class: 'notice' }, d.notForRole));
+  const region = noticeRegion();
+  const secretSlot = h('div', {});
+  const list = h('div', {});
+
+  const act = (button: HTMLButtonElement, question: string, confirmLabel: string, action: () => Promise<void>) =>
+    void confirmDialog(question, confirmLabel).then((confirmed) => {
+      if (!confirmed) return;
+      return whileBusy(button, async () => {
+        try {
+          await action();
+        } catch (error) {
+          notice(region, 'error', errorMessage(error));
+        }
+      });
+    });
+
+  const draw = async () => {
+    const keys = await api<ApiKey[] | { data: ApiKey[] }>('GET', '/v1/dashboard/keys');
+    const rows = (Array.isArray(keys) ? keys : keys.data).map((key) => {
+      const label = keyLabel(key);
+      const buttons = h('div', { class: 'actions' });
+      if (key.status === 'active') {
+        const roll = h('button', { type: 'button', class: 'secondary small', 'aria-label': `${d.roll} ${label}` }, d.roll);
+        roll.addEventListener('click', () =>
+          act(roll, d.confirmRoll(label), d.roll, async () => {
+            const rolled = await api<{ key: ApiKey; secret: string }>('POST', `/v1/dashboard/keys/${encodeURIComponent(key.id)}/roll`);
+            await draw();
+            const reveal = secretReveal(`${d.newSecret} (${d.kinds[rolled.key.kind] ?? rolled.key.kind}, ${rolled.key.mode === 'test' ? t().common.test : t().common.live})`, rolled.secret);
+            replace(secretSlot, reveal);
+            reveal.focus();
+          }),
+        );
+        const revoke = h('button', { type: 'button', class: 'danger small', 'aria-label': `${d.revoke} ${label}` }, d.revoke);
+        revoke.addEventListener('click', () =>
+          act(revoke, d.confirmRevoke(label), d.revoke, async () => {
+            await api('POST', `/v1/dashboard/keys/${encodeURIComponent(key.id)}/revoke`);
+            await draw();
+            notice(region, 'ok', d.revoked);
+          }),
+        );
+        buttons.append(roll, revoke);
+      }
+      return [h('code', {}, label), d.kinds[key.kind] ?? key.kind, key.mode === 'test' ? t().common.test : t().common.live, badge(key.status), formatDateTime(key.createdAt), buttons.childElementCount ? buttons : t().common.none];
+    });
+    replace(list, rows.length ? table(d.keys, [d.key, d.kind, d.mode, t().common.status, t().common.createdAt, t().common.actions], rows, { captionHidden: true }) : emptyState(d.noKeys));
+  };
+  replace(view, h('h1', { tabindex: -1 }, d.title), section(d.keys, region, secretSlot, list));
+  await draw();
+}

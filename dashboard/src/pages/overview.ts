@@ -1,0 +1,44 @@
+/** Overview: approved amount and approval rate per currency today and over 30 days (live only), a chart, recent failures. */
+import { api } from '../api.ts';
+import { dailyChart } from '../chart.ts';
+import { h, replace } from '../dom.ts';
+import { formatDateTime, formatMoney, formatRate } from '../format.ts';
+import { t } from '../i18n.ts';
+import { routeHref } from '../router.ts';
+import type { Overview, Totals } from '../types.ts';
+import { badge, emptyState, section, table } from '../ui.ts';
+
+function totals(label: string, currency: string, value: Totals): HTMLElement {
+  return h(
+    'div',
+    { class: 'stat' },
+    h('h3', {}, label),
+    h('dl', {}, h('dt', {}, t().overview.approvedAmount), h('dd', { class: 'stat-amount' }, formatMoney(value.approvedAmountMinor, currency)), h('dt', {}, t().overview.approvalRate), h('dd', {}, formatRate(value.approvalRate), h('span', { class: 'hint' }, ` · ${t().overview.payments(value.count)}`))),
+  );
+}
+
+export async function renderOverview(view: HTMLElement): Promise<void> {
+  const overview = await api<Overview>('GET', '/v1/dashboard/overview', { query: { tz: Intl.DateTimeFormat().resolvedOptions().timeZone } });
+  const currencies = overview.currencies.map((c) =>
+    section(c.currency, h('div', { class: 'stats' }, totals(t().overview.today, c.currency, c.today), totals(t().overview.last30, c.currency, c.last30Days)), dailyChart(c.currency, c.daily)),
+  );
+  const failures = overview.recentFailures.map((f) => [
+    h('a', { href: routeHref('payments', f.reference) }, f.reference),
+    formatMoney(f.amountMinor, f.currency),
+    badge(f.status),
+    f.declineReason ?? f.declineCode ?? t().common.none,
+    formatDateTime(f.createdAt),
+  ]);
+  replace(
+    view,
+    h('h1', { tabindex: -1 }, t().overview.title),
+    h('p', { class: 'hint' }, t().overview.liveOnly),
+    ...(currencies.length ? currencies : [emptyState(t().overview.noCurrencies)]),
+    section(
+      t().overview.recentFailures,
+      failures.length
+        ? table(t().overview.recentFailures, [t().payments.reference, t().payments.amount, t().payments.status, t().detail.bankMessage, t().payments.date], failures, { captionHidden: true })
+        : emptyState(t().overview.noFailures),
+    ),
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * One payment: the session, every charge attempt with the bank's code and Spanish message, the document charged and
+ * the trace, and the webhook deliveries of its events (with resend for write roles).
+ */
+import { api } from '../api.ts';
+import { deliveryTable } from '../deliveries.ts';
+import { h, replace, type Child } from '../dom.ts';
+import { formatDateTime, formatMoney } from '../format.ts';
+import { t } from '../i18n.ts';
+import { routeHref } from '../router.ts';
+import type { PaymentDetail, TransactionDetail } from '../types.ts';
+import { badge, emptyState, noticeRegion, section, testFlag } from '../ui.ts';
+
+/** A definition list of label/value pairs; empty values are left out. */
+function facts(pairs: [string, Child][]): HTMLDListElement {
+  return h('dl', { class: 'facts' }, ...pairs.filter(([, value]) => value !== null && value !== undefined && value !== '').flatMap(([label, value]) => [h('dt', {}, label), h('dd', {}, value)]));
+}
+
+function attempt(transaction: TransactionDetail, index: number): HTMLElement {
+  const d = t().detail;
+  const declined = transaction.status === 'declined' || transaction.status === 'failed';
+  return h(
+    'article',
+    { class: `attempt ${declined ? 'attempt-failed' : ''}` },
+    h('h3', {}, d.attempt(index + 1, transaction.reference), ' ', badge(transaction.status), transaction.test ? testFlag() : null),
+    declined && transaction.declineReason ? h('p', { class: 'decline-reason' }, h('strong', {}, `${d.bankMessage}: `), h('span', { lang: 'es' }, transaction.declineReason)) : null,
+    facts([
+      [d.bankCode, transaction.declineCode ?? transaction.errorCode ? h('code', {}, transaction.declineCode ?? transaction.errorCode) : null],
+      [d.errorCode, transaction.declineCode && transaction.errorCode && transaction.errorCode !== transaction.declineCode ? h('code', {}, transaction.errorCode) : null],
+      [d.technicalDetail, transaction.detail ?? null],
+      [t().detail.amount, formatMoney(transaction.amountMinor, transaction.currency)],
+      [t().payments.card, transaction.card ? `${transaction.card.brand} •••• ${transaction.card.lastFour}` : null],
+      [d.holder, transaction.cardholderName ?? null],
+      [d.document, transaction.document ? `${transaction.document.type}-${transaction.document.id}` : null],
+      [d.gateway, transaction.gateway ?? null],
+      [d.processorReference, transaction.processorReference],
+      [t().common.createdAt, formatDateTime(transaction.createdAt)],
+    ]),
+    transaction.trace?.length
+      ? h('details', {}, h('summary', {}, d.trace), h('ol', { class: 'trace' }, ...transaction.trace.map((step) => h('li', {}, h('time', { datetime: step.at }, formatDateTime(step.at)), ' ', h('code', {}, step.event), step.detail ? ` · ${step.detail}` : ''))))
+      : null,
+  );
+}
+
+export async function renderPaymentDetail(view: HTMLElement, reference: string): Promise<void> {
+  const d = t().detail;
+  const path = `/v1/dashboard/payments/${encodeURIComponent(reference)}`;
+  const detail = await api<PaymentDetail>('GET', path);
+  const region = noticeRegion();
+  const deliveries = h('div', {});
+  const drawDeliveries = (list: PaymentDetail['deliveries']): void =>
+    replace(
+      deliveries,
+      list.length
+        ? deliveryTable(d.deliveriesTitle, list, region, async (): Promise<void> => drawDeliveries((await api<PaymentDetail>('GET', path)).deliveries))
+        : emptyState(d.noDeliveries),
+    );
+  drawDeliveries(detail.deliveries);
+
+  const session = detail.session;
+  const first = detail.transactions[0];
+  const test = session?.test ?? first?.test ?? false;
+  replace(
+    view,
+    h('p', {}, h('a', { href: routeHref('payments') }, `← ${d.back}`)),
+    h('h1', { tabindex: -1 }, d.title(reference), ' ', test ? testFlag() : null),
+    session
+      ? section(
+          d.session,
+          facts([
+            [t().payments.reference, h('code', {}, session.reference)],
+            [t().common.status, badge(session.status)],
+            [d.amount, formatMoney(session.amountMinor, session.currency)],
+            [d.description, session.description ?? null],
+            [d.customer, session.customerRef],
+            [d.created, formatDateTime(session.createdAt)],
+            [d.expires, session.expiresAt ? formatDateTime(session.expiresAt) : null],
+          ]),
+        )
+      : null,
+    section(d.attemptsTitle, ...(detail.transactions.length ? detail.transactions.map(attempt) : [emptyState(d.noAttempts)])),
+    section(d.deliveriesTitle, region, deliveries),
+  );
+}

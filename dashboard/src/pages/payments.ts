@@ -1,0 +1,109 @@
+/**
+ * Payments: sessions and direct charges in one list, newest first, searched by reference or customerRef, last four,
+ * status, currency and dates; cursor paging. The filters and cursor live in the URL, so a search can be shared,
+ * reloaded and walked back.
+ */
+import { api } from '../api.ts';
+import { h, replace } from '../dom.ts';
+import { formatDateTime, formatMoney } from '../format.ts';
+import { t } from '../i18n.ts';
+import { navigate, routeHref, type Route } from '../router.ts';
+import { currentMode } from '../session.ts';
+import type { Page, PaymentSummary } from '../types.ts';
+import { badge, emptyState, field, select, table, testFlag } from '../ui.ts';
+
+const FILTERS = ['query', 'lastFour', 'status', 'currency', 'from', 'to'] as const;
+const STATUSES = ['approved', 'declined', 'failed', 'pending', 'refunded', 'created', 'completed', 'expired'];
+const PAGE_SIZE = 25;
+
+/** Cursors of the pages before the current one, per search: "previous" walks back through them. */
+const earlierCursors = new Map<string, string[]>();
+
+/** A day picked in the form is a day of the user's calendar: from its first instant to the next day's. */
+function dayBoundary(day: string | null, nextDay: boolean): string | undefined {
+  if (!day) return undefined;
+  const date = new Date(`${day}T00:00:00`);
+  if (nextDay) date.setDate(date.getDate() + 1);
+  return date.toISOString();
+}
+
+function filterForm(query: URLSearchParams): HTMLFormElement {
+  const p = t().payments;
+  const text = (name: string, attributes: Record<string, string | number | boolean> = {}) => h('input', { name, type: 'text', value: query.get(name) ?? '', ...attributes });
+  const lastFour = text('lastFour', { inputmode: 'numeric', maxlength: 4, pattern: '[0-9]{4}', autocomplete: 'off' });
+  const form = h(
+    'form',
+    { class: 'filters', role: 'search', 'aria-label': p.filters },
+    field(p.query, text('query', { spellcheck: 'false', autocomplete: 'off' }), p.queryHint),
+    field(p.lastFour, lastFour),
+    field(p.status, select('status', [['', t().common.all], ...STATUSES.map((s): [string, string] => [s, t().statuses[s] ?? s])], query.get('status') ?? '')),
+    field(p.currency, select('currency', [['', t().common.all], ['VES', 'VES'], ['USD', 'USD']], query.get('currency') ?? '')),
+    field(t().common.dateFrom, h('input', { name: 'from', type: 'date', value: query.get('from') ?? '' })),
+    field(t().common.dateTo, h('input', { name: 'to', type: 'date', value: query.get('to') ?? '' })),
+    h('div', { class: 'filter-actions' }, h('button', { type: 'submit', class: 'primary' }, t().common.search), h('a', { href: routeHref('payments'), class: 'button secondary' }, t().common.clear)),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const value = (name: string) => String(data.get(name) ?? '').trim();
+    if (value('lastFour') && !/^\d{4}$/.test(value('lastFour'))) {
+      lastFour.setCustomValidity(p.lastFourInvalid);
+      lastFour.reportValidity();
+      return;
+    }
+    navigate(routeHref('payments', null, Object.fromEntries(FILTERS.map((name) => [name, value(name)]))));
+  });
+  lastFour.addEventListener('input', () => lastFour.setCustomValidity(''));
+  return form;
+}
+
+export async function renderPayments(view: HTMLElement, route: Route): Promise<void> {
+  const p = t().payments;
+  const filters = Object.fromEntries(FILTERS.map((name) => [name, route.query.get(name) ?? undefined]));
+  const searchKey = `${currentMode()}|${FILTERS.map((name) => filters[name] ?? '').join('|')}`;
+  const cursor = route.query.get('cursor') ?? undefined;
+  const page = await api<Page<PaymentSummary>>('GET', '/v1/dashboard/payments', {
+    query: { ...filters, from: dayBoundary(filters.from ?? null, false), to: dayBoundary(filters.to ?? null, true), cursor, limit: PAGE_SIZE },
+  });
+
+  const rows = page.data.map((payment) => [
+    formatDateTime(payment.createdAt),
+    h('span', { class: 'stack' }, h('a', { href: routeHref('payments', payment.reference) }, payment.reference), h('span', { class: 'hint' }, p.kind[payment.kind] ?? payment.kind)),
+    payment.customerRef ?? t().common.none,
+    payment.lastFour ? `${payment.brand ?? ''} •••• ${payment.lastFour}`.trim() : t().common.none,
+    h('span', { class: 'amount' }, formatMoney(payment.amountMinor, payment.currency)),
+    h('span', { class: 'badges' }, badge(payment.status), payment.test ? testFlag() : null),
+  ]);
+
+  const earlier = earlierCursors.get(searchKey) ?? [];
+  const pager = h('nav', { class: 'pager', 'aria-label': p.listLabel });
+  if (cursor) {
+    const previous = h('button', { type: 'button', class: 'secondary' }, t().common.previous);
+    previous.addEventListener('click', () => {
+      const before = earlier.pop();
+      navigate(routeHref('payments', null, { ...filters, cursor: before || undefined }));
+    });
+    pager.append(previous);
+  }
+  if (page.hasMore && page.nextCursor) {
+    const next = h('button', { type: 'button', class: 'secondary' }, t().common.next);
+    const nextCursor = page.nextCursor;
+    next.addEventListener('click', () => {
+      earlierCursors.set(searchKey, [...earlier, cursor ?? '']);
+      navigate(routeHref('payments', null, { ...filters, cursor: nextCursor }));
+    });
+    pager.append(next);
+  }
+
+  replace(
+    view,
+    h('h1', { tabindex: -1 }, p.title),
+    h('section', { class: 'panel', 'aria-label': p.filters }, filterForm(route.query)),
+    h(
+      'section',
+      { class: 'panel', 'aria-label': p.listLabel },
+      rows.length ? table(p.listLabel, [p.date, p.reference, p.customer, p.card, p.amount, p.status], rows, { captionHidden: true }) : emptyState(p.none),
+      pager.childElementCount ? pager : null,
+    ),
+  );
+}

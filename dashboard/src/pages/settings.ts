@@ -1,0 +1,230 @@
+/**
+ * Settings: business name and logo (what buyers see on the checkout), bank credentials per gateway (write-only),
+ * test mode per gateway as a request the platform team approves, and for admins the users and the audit log.
+ */
+import { api } from '../api.ts';
+import { h, replace, type Child } from '../dom.ts';
+import { formatDate, formatDateTime } from '../format.ts';
+import { t } from '../i18n.ts';
+import { can, currentSession } from '../session.ts';
+import type { AuditEntry, DashboardUserRow, Page, Settings } from '../types.ts';
+import { badge, confirmDialog, emptyState, errorMessage, field, notice, noticeRegion, secretReveal, section, select, table, whileBusy } from '../ui.ts';
+
+const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
+const LOGO_MAX_BYTES = 64 * 1024;
+const ROLES = ['admin', 'developer', 'read_only'] as const;
+const SETTINGS_PATH = '/v1/dashboard/settings';
+
+function base64(bytes: ArrayBuffer): string {
+  let binary = '';
+  for (const byte of new Uint8Array(bytes)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** Runs a settings change from a form: busy button, the result in the section's region, then a redraw. */
+function submitting(form: HTMLFormElement, region: HTMLElement, action: () => Promise<string | void>, redraw: () => Promise<void>): void {
+  const button = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void whileBusy(button, async () => {
+      try {
+        const message = await action();
+        await redraw();
+        if (message) notice(region, 'ok', message);
+      } catch (error) {
+        notice(region, 'error', errorMessage(error));
+      }
+    });
+  });
+}
+
+type SectionBody = (settings: Settings, redraw: () => Promise<void>, region: HTMLElement) => Child[];
+
+function businessSection(settings: Settings, redraw: () => Promise<void>, region: HTMLElement): Child[] {
+  const s = t().settings;
+  const admin = can('admin');
+  const name = h('input', { name: 'businessName', type: 'text', maxlength: 100, value: settings.businessName ?? '', autocomplete: 'organization', disabled: !admin });
+  const logo = h('input', { name: 'logo', type: 'file', accept: LOGO_TYPES.join(','), disabled: !admin });
+  const preview = h('img', { class: 'logo-preview', alt: s.logoPreview, src: settings.logoUrl ?? null, hidden: !settings.logoUrl });
+  let logoChange: { contentType: string; dataBase64: string } | null | undefined;
+  logo.addEventListener('change', () => {
+    const file = logo.files?.[0];
+    if (!file) return;
+    if (!LOGO_TYPES.includes(file.type)) return void (logo.value = '', notice(region, 'error', s.logoType));
+    if (file.size > LOGO_MAX_BYTES) return void (logo.value = '', notice(region, 'error', s.logoTooBig));
+    preview.src = URL.createObjectURL(file);
+    preview.hidden = false;
+    void file.arrayBuffer().then((bytes) => (logoChange = { contentType: file.type, dataBase64: base64(bytes) }));
+  });
+  const removeLogo = h('button', { type: 'button', class: 'secondary', hidden: !admin || !settings.logoUrl }, s.removeLogo);
+  removeLogo.addEventListener('click', () => {
+    logoChange = null;
+    preview.hidden = true;
+    removeLogo.hidden = true;
+  });
+  const form = h('form', { class: 'stacked' }, field(s.businessName, name), field(s.logo, logo), h('div', { class: 'logo-row' }, preview, removeLogo), admin ? h('button', { type: 'submit', class: 'primary' }, t().common.save) : null);
+  if (admin) {
+    submitting(form, region, async () => {
+      const body: Record<string, unknown> = { businessName: name.value.trim() };
+      if (logoChange !== undefined) body.logo = logoChange;
+      await api('PATCH', SETTINGS_PATH, { body });
+      const shown = document.querySelector('.topbar .business');
+      if (shown && body.businessName) shown.textContent = String(body.businessName);
+      return t().common.saved;
+    }, redraw);
+  }
+  return [h('p', { class: 'hint' }, s.businessHint), admin ? null : h('p', { class: 'hint' }, s.adminOnly), form];
+}
+
+function credentialsSection(settings: Settings, redraw: () => Promise<void>, region: HTMLElement): Child[] {
+  const s = t().settings;
+  const admin = can('admin');
+  const gateways = Object.entries(settings.gateways).map(([currency, gateway]) => {
+    const state = settings.credentials[gateway];
+    const status = state?.loaded ? badge('active', s.loadedOn(formatDate(state.loadedAt))) : badge('pending', s.notLoaded);
+    const heading = h('h3', {}, s.gatewayFor(gateway, currency), ' ', status);
+    if (!admin) return h('div', { class: 'gateway' }, heading);
+    const file = h('input', { type: 'file', name: `file-${gateway}`, accept: 'application/json,.json' });
+    const text = h('textarea', { name: `json-${gateway}`, rows: 4, spellcheck: 'false', autocomplete: 'off', class: 'mono' });
+    file.addEventListener('change', () => void file.files?.[0]?.text().then((content) => (text.value = content)));
+    const form = h('form', { class: 'stacked' }, field(`${s.credentialsFile} · ${gateway}`, file), field(`${s.credentialsText} · ${gateway}`, text), h('button', { type: 'submit', class: 'primary' }, s.upload));
+    submitting(form, region, async () => {
+      let credentials: unknown;
+      try {
+        credentials = JSON.parse(text.value);
+      } catch {
+        credentials = null;
+      }
+      if (credentials === null || typeof credentials !== 'object' || Array.isArray(credentials)) throw new Error(s.credentialsInvalid);
+      await api('PUT', `/v1/dashboard/bank-credentials/${encodeURIComponent(gateway)}`, { body: credentials });
+      // Nothing of the credentials stays in the page once they are sent.
+      text.value = '';
+      file.value = '';
+      return s.uploaded;
+    }, redraw);
+    return h('div', { class: 'gateway' }, heading, form);
+  });
+  return [h('p', { class: 'hint' }, s.credentialsHint), ...gateways];
+}
+
+function testModeSection(settings: Settings, redraw: () => Promise<void>, region: HTMLElement): Child[] {
+  const s = t().settings;
+  const rows = Object.entries(settings.testMode).map(([gateway, mode]) => {
+    const pending = mode.request?.status === 'pending';
+    const request = mode.request
+      ? h('span', { class: 'hint' }, `${mode.request.enabled ? s.requestOn : s.requestOff}: ${s.requestStates[mode.request.status] ?? mode.request.status} · ${s.requestedAt(formatDateTime(mode.request.requestedAt))}`)
+      : null;
+    let action: Child = t().common.none;
+    if (!mode.supported) action = s.unsupported;
+    else if (can('admin') && !pending) {
+      const enable = mode.state !== 'on';
+      const button = h('button', { type: 'button', class: 'secondary small', 'aria-label': `${enable ? s.requestOn : s.requestOff} · ${gateway}` }, enable ? s.requestOn : s.requestOff);
+      button.addEventListener('click', () =>
+        void whileBusy(button, async () => {
+          try {
+            await api('POST', '/v1/dashboard/test-mode-requests', { body: { gateway, enabled: enable } });
+            await redraw();
+            notice(region, 'ok', s.requested);
+          } catch (error) {
+            notice(region, 'error', errorMessage(error));
+          }
+        }),
+      );
+      action = button;
+    }
+    return [gateway, h('span', { class: 'stack' }, badge(mode.state, s.testModeStates[mode.state] ?? mode.state), request), action];
+  });
+  return [h('p', { class: 'hint' }, s.testModeHint), table(s.testMode, [t().detail.gateway, t().common.status, t().common.actions], rows, { captionHidden: true })];
+}
+
+async function usersSection(): Promise<HTMLElement> {
+  const s = t().settings;
+  const region = noticeRegion();
+  const list = h('div', {});
+  const me = currentSession()?.user.id;
+  const roleOptions = ROLES.map((role): [string, string] => [role, t().roles[role] ?? role]);
+  const draw = async () => {
+    const answer = await api<DashboardUserRow[] | { data: DashboardUserRow[] }>('GET', '/v1/dashboard/users');
+    const users = Array.isArray(answer) ? answer : answer.data;
+    const rows = users.map((user) => {
+      const self = user.id === me;
+      const role = select('role', roleOptions, user.role);
+      role.setAttribute('aria-label', s.changeRole(user.email));
+      role.disabled = self;
+      role.addEventListener('change', () =>
+        void api('PATCH', `/v1/dashboard/users/${encodeURIComponent(user.id)}`, { body: { role: role.value } })
+          .then(() => notice(region, 'ok', t().common.saved))
+          .catch((error: unknown) => ((role.value = user.role), notice(region, 'error', errorMessage(error)))),
+      );
+      const remove = self ? null : h('button', { type: 'button', class: 'danger small', 'aria-label': `${s.remove} ${user.email}` }, s.remove);
+      remove?.addEventListener('click', () =>
+        void confirmDialog(s.confirmRemove(user.email), s.remove).then((confirmed) => {
+          if (!confirmed) return;
+          return whileBusy(remove, async () => {
+            try {
+              await api('DELETE', `/v1/dashboard/users/${encodeURIComponent(user.id)}`);
+              await draw();
+            } catch (error) {
+              notice(region, 'error', errorMessage(error));
+            }
+          });
+        }),
+      );
+      return [h('span', {}, user.email, self ? ` ${s.you}` : ''), role, formatDate(user.createdAt), remove ?? t().common.none];
+    });
+    replace(list, table(s.users, [s.email, s.role, t().common.createdAt, t().common.actions], rows, { captionHidden: true }));
+  };
+  const email = h('input', { name: 'email', type: 'email', required: true, autocomplete: 'off' });
+  const role = select('role', roleOptions, 'read_only');
+  const secretSlot = h('div', {});
+  const invite = h('form', { class: 'inline-form', 'aria-label': s.inviteTitle }, field(s.email, email), field(s.role, role), h('button', { type: 'submit', class: 'primary' }, s.invite));
+  submitting(invite, region, async () => {
+    const invited = await api<{ user: DashboardUserRow; temporaryPassword?: string }>('POST', '/v1/dashboard/users', { body: { email: email.value.trim(), role: role.value } });
+    replace(secretSlot, invited.temporaryPassword ? secretReveal(s.invited(invited.user.email), invited.temporaryPassword, s.temporaryPassword) : '');
+    email.value = '';
+    return s.invited(invited.user.email);
+  }, draw);
+  await draw();
+  return section(s.users, region, list, h('h3', {}, s.inviteTitle), invite, secretSlot);
+}
+
+async function auditSection(): Promise<HTMLElement> {
+  const s = t().settings;
+  const list = h('div', {});
+  const more = h('button', { type: 'button', class: 'secondary', hidden: true }, t().common.next);
+  let entries: AuditEntry[] = [];
+  let cursor: string | null = null;
+  const load = async () => {
+    const page = await api<Page<AuditEntry>>('GET', '/v1/dashboard/audit-log', { query: { cursor } });
+    entries = [...entries, ...page.data];
+    cursor = page.nextCursor;
+    more.hidden = !page.hasMore;
+    const rows = entries.map((e) => [formatDateTime(e.at), e.email, h('code', {}, e.action), e.target ?? t().common.none]);
+    replace(list, rows.length ? table(s.audit, [s.auditWhen, s.auditWho, s.auditAction, s.auditTarget], rows, { captionHidden: true }) : emptyState(s.noAudit));
+  };
+  more.addEventListener('click', () => void whileBusy(more, load));
+  await load();
+  return section(s.audit, list, h('div', { class: 'pager' }, more));
+}
+
+/** A section drawn from the settings; a change redraws its body from a fresh read and keeps its notice region. */
+function settingsSection(title: string, settings: Settings, body: SectionBody): HTMLElement {
+  const region = noticeRegion();
+  const content = h('div', {});
+  const redraw = async () => replace(content, ...body(await api<Settings>('GET', SETTINGS_PATH), redraw, region));
+  replace(content, ...body(settings, redraw, region));
+  return section(title, region, content);
+}
+
+export async function renderSettings(view: HTMLElement): Promise<void> {
+  const s = t().settings;
+  const [settings, adminSections] = await Promise.all([api<Settings>('GET', SETTINGS_PATH), can('admin') ? Promise.all([usersSection(), auditSection()]) : []]);
+  replace(
+    view,
+    h('h1', { tabindex: -1 }, s.title),
+    settingsSection(s.business, settings, businessSection),
+    settingsSection(s.credentials, settings, credentialsSection),
+    settingsSection(s.testMode, settings, testModeSection),
+    ...adminSections,
+  );
+}

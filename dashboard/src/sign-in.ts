@@ -1,0 +1,58 @@
+/** The sign-in page: email and password, then the MFA code when the API asks for one. */
+import { api, ApiError } from './api.ts';
+import { h, replace } from './dom.ts';
+import { t } from './i18n.ts';
+import { saveSession, type SignedIn } from './session.ts';
+import { errorMessage, field, notice, noticeRegion, whileBusy } from './ui.ts';
+
+type SignInAnswer = SignedIn | { challenge: 'mfa'; challengeSession: string };
+
+export function renderSignIn(root: HTMLElement, onSignedIn: () => void, message?: string): void {
+  const email = h('input', { type: 'email', name: 'email', autocomplete: 'username', required: true, spellcheck: 'false' });
+  const password = h('input', { type: 'password', name: 'password', autocomplete: 'current-password', required: true });
+  const alerts = noticeRegion();
+  const submit = h('button', { type: 'submit', class: 'primary' }, t().signIn.submit);
+  const form = h('form', { class: 'panel sign-in', novalidate: true }, h('h1', { tabindex: -1 }, t().signIn.title), alerts, field(t().signIn.email, email), field(t().signIn.password, password), submit);
+  if (message) notice(alerts, 'ok', message);
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!email.value.trim() || !password.value) return notice(alerts, 'error', t().signIn.missing);
+    void whileBusy(submit, async () => {
+      try {
+        const answer = await api<SignInAnswer>('POST', '/v1/dashboard/auth/sign-in', { body: { email: email.value.trim(), password: password.value }, anonymous: true });
+        if ('challenge' in answer) return renderMfa(root, answer.challengeSession, onSignedIn);
+        saveSession(answer);
+        onSignedIn();
+      } catch (error) {
+        notice(alerts, 'error', error instanceof ApiError && (error.status === 401 || error.status === 400) ? t().signIn.invalid : errorMessage(error));
+        password.value = '';
+        password.focus();
+      }
+    });
+  });
+  replace(root, h('main', { class: 'sign-in-page', id: 'main' }, h('p', { class: 'brand-mark' }, 'svc'), form));
+  document.title = t().signIn.title;
+  email.focus();
+}
+
+function renderMfa(root: HTMLElement, challengeSession: string, onSignedIn: () => void): void {
+  const code = h('input', { type: 'text', name: 'code', inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 8, required: true });
+  const alerts = noticeRegion();
+  const submit = h('button', { type: 'submit', class: 'primary' }, t().signIn.mfaSubmit);
+  const form = h('form', { class: 'panel sign-in', novalidate: true }, h('h1', { tabindex: -1 }, t().signIn.mfaTitle), h('p', {}, t().signIn.mfaText), alerts, field(t().signIn.mfaCode, code), submit);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void whileBusy(submit, async () => {
+      try {
+        saveSession(await api<SignedIn>('POST', '/v1/dashboard/auth/mfa', { body: { challengeSession, code: code.value.trim() }, anonymous: true }));
+        onSignedIn();
+      } catch (error) {
+        notice(alerts, 'error', error instanceof ApiError && error.status < 500 && error.status !== 429 && error.status !== 0 ? t().signIn.invalidCode : errorMessage(error));
+        code.select();
+      }
+    });
+  });
+  replace(root, h('main', { class: 'sign-in-page', id: 'main' }, h('p', { class: 'brand-mark' }, 'svc'), form));
+  code.focus();
+}
