@@ -41,6 +41,11 @@ export function formatDateTime(iso: string | null | undefined): string {
   return new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
 
+/** Short date and time for a list's column: 23/11/26, 9:34 p. m. */
+export function formatShortDateTime(iso: string): string {
+  return new Intl.DateTimeFormat(locale(), { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
+}
+
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '—';
   // A bare YYYY-MM-DD is a calendar day, not midnight UTC: shown as that day everywhere.

@@ -5,7 +5,7 @@ import { t } from './i18n.ts';
 import { saveSession, type SignedIn } from './session.ts';
 import { errorMessage, field, notice, noticeRegion, whileBusy } from './ui.ts';
 
-type SignInAnswer = SignedIn | { challenge: 'mfa'; challengeSession: string };
+type SignInAnswer = SignedIn | { challenge: 'mfa' | 'new_password'; challengeSession: string };
 
 export function renderSignIn(root: HTMLElement, onSignedIn: () => void, message?: string): void {
   const email = h('input', { type: 'email', name: 'email', autocomplete: 'username', required: true, spellcheck: 'false' });
@@ -21,7 +21,7 @@ export function renderSignIn(root: HTMLElement, onSignedIn: () => void, message?
     void whileBusy(submit, async () => {
       try {
         const answer = await api<SignInAnswer>('POST', '/v1/dashboard/auth/sign-in', { body: { email: email.value.trim(), password: password.value }, anonymous: true });
-        if ('challenge' in answer) return renderMfa(root, answer.challengeSession, onSignedIn);
+        if ('challenge' in answer) return (answer.challenge === 'mfa' ? renderMfa : renderNewPassword)(root, answer.challengeSession, onSignedIn);
         saveSession(answer);
         onSignedIn();
       } catch (error) {
@@ -55,4 +55,32 @@ function renderMfa(root: HTMLElement, challengeSession: string, onSignedIn: () =
   });
   replace(root, h('main', { class: 'sign-in-page', id: 'main' }, h('p', { class: 'brand-mark' }, 'svc'), form));
   code.focus();
+}
+
+/** The first sign-in with a temporary password: the user chooses their own (the API checks the policy too). */
+function renderNewPassword(root: HTMLElement, challengeSession: string, onSignedIn: () => void): void {
+  const m = t().signIn;
+  const password = h('input', { type: 'password', name: 'new-password', autocomplete: 'new-password', minlength: 12, required: true });
+  const repeat = h('input', { type: 'password', name: 'repeat-password', autocomplete: 'new-password', required: true });
+  const alerts = noticeRegion();
+  const submit = h('button', { type: 'submit', class: 'primary' }, m.newPasswordSubmit);
+  const form = h('form', { class: 'panel sign-in', novalidate: true }, h('h1', { tabindex: -1 }, m.newPasswordTitle), h('p', {}, m.newPasswordText), alerts, field(m.newPassword, password, m.passwordRule), field(m.repeatPassword, repeat), submit);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const chosen = password.value;
+    if (chosen.length < 12 || !/[a-z]/.test(chosen) || !/[A-Z]/.test(chosen) || !/[0-9]/.test(chosen)) return notice(alerts, 'error', m.passwordRule);
+    if (chosen !== repeat.value) return notice(alerts, 'error', m.passwordsDiffer);
+    void whileBusy(submit, async () => {
+      try {
+        saveSession(await api<SignedIn>('POST', '/v1/dashboard/auth/new-password', { body: { challengeSession, newPassword: chosen }, anonymous: true }));
+        onSignedIn();
+      } catch (error) {
+        // A challenge lives a few minutes: past it, the user signs in again with the temporary password.
+        if (error instanceof ApiError && error.status === 401) return renderSignIn(root, onSignedIn, m.challengeExpired);
+        notice(alerts, 'error', errorMessage(error));
+      }
+    });
+  });
+  replace(root, h('main', { class: 'sign-in-page', id: 'main' }, h('p', { class: 'brand-mark' }, 'svc'), form));
+  password.focus();
 }

@@ -22,13 +22,13 @@ export function select(name: string, options: [value: string, label: string][], 
 export function table(caption: string, headers: string[], rows: Child[][], options: { captionHidden?: boolean } = {}): HTMLDivElement {
   return h(
     'div',
-    { class: 'table-wrap', role: 'region', 'aria-label': caption, tabindex: 0 },
+    { class: 'table-wrap', role: 'group', 'aria-label': caption, tabindex: 0 },
     h(
       'table',
       {},
       h('caption', { class: options.captionHidden ? 'visually-hidden' : null }, caption),
       h('thead', {}, h('tr', {}, ...headers.map((header) => h('th', { scope: 'col' }, header)))),
-      h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, cell))))),
+      h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((cell, i) => h('td', { 'data-label': headers[i] }, cell))))),
     ),
   );
 }

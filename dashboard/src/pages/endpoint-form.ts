@@ -71,7 +71,7 @@ export function endpointForm(endpoint: WebhookEndpoint | null, editable: boolean
   const form = h('form', { class: 'endpoint-form', novalidate: true }, controls, editable ? submit : null);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    if (!/^https:\/\/\S+$/i.test(url.value.trim())) {
+    if (!/^https?:\/\/\S+$/i.test(url.value.trim())) {
       url.setCustomValidity(w.urlInvalid);
       url.reportValidity();
       return;

@@ -5,7 +5,7 @@
  */
 import { api } from '../api.ts';
 import { h, replace } from '../dom.ts';
-import { formatDateTime, formatMoney } from '../format.ts';
+import { formatMoney, formatShortDateTime } from '../format.ts';
 import { t } from '../i18n.ts';
 import { navigate, routeHref, type Route } from '../router.ts';
 import { currentMode } from '../session.ts';
@@ -67,10 +67,10 @@ export async function renderPayments(view: HTMLElement, route: Route): Promise<v
   });
 
   const rows = page.data.map((payment) => [
-    formatDateTime(payment.createdAt),
+    h('span', { class: 'nowrap' }, formatShortDateTime(payment.createdAt)),
     h('span', { class: 'stack' }, h('a', { href: routeHref('payments', payment.reference) }, payment.reference), h('span', { class: 'hint' }, p.kind[payment.kind] ?? payment.kind)),
     payment.customerRef ?? t().common.none,
-    payment.lastFour ? `${payment.brand ?? ''} •••• ${payment.lastFour}`.trim() : t().common.none,
+    payment.lastFour ? h('span', { class: 'nowrap' }, `${payment.brand ?? ''} •••• ${payment.lastFour}`.trim()) : t().common.none,
     h('span', { class: 'amount' }, formatMoney(payment.amountMinor, payment.currency)),
     h('span', { class: 'badges' }, badge(payment.status), payment.test ? testFlag() : null),
   ]);
