@@ -14,7 +14,7 @@ import { SessionExpiry } from './constructs/session-expiry.ts';
 import { Webhooks } from './constructs/webhooks.ts';
 import { WorkerFunction } from './constructs/worker-function.ts';
 import { WorkQueue } from './constructs/work-queue.ts';
-import { readStageConfig, stackNameFor, type StageConfig } from './stage-config.ts';
+import { readStageConfig, readStageEnvironment, stackNameFor, type StageConfig } from './stage-config.ts';
 
 export interface PaymentsStackProps extends StackProps {
   config: StageConfig;
@@ -80,13 +80,10 @@ export class PaymentsStack extends Stack {
  * synthesize.
  *
  * @example
- * const stack = addPaymentsStack(new App({ context: { stage: 'dev' } }));
+ * const stack = addPaymentsStack(new App({ context: { stage: 'dev', account: '123456789012', region: 'eu-west-1' } }));
  */
 export function addPaymentsStack(app: App): PaymentsStack {
   const config = readStageConfig(app.node);
-  return new PaymentsStack(app, stackNameFor(config.stage), {
-    config,
-    // Unset without credentials: the stack is then environment-agnostic, so synth needs no AWS lookups.
-    env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
-  });
+  // Always a named account and region (readStageEnvironment throws otherwise): never one the CLI picked by default.
+  return new PaymentsStack(app, stackNameFor(config.stage), { config, env: readStageEnvironment(app.node) });
 }

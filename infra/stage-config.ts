@@ -88,6 +88,36 @@ export function readStageConfig(node: Node): StageConfig {
 
 export const stackNameFor = (stage: string) => `svc-payments-${stage}`;
 
+/** Where a stage deploys: both always explicit, never a default the CDK CLI fills in. */
+export interface StageEnvironment {
+  account: string;
+  region: string;
+}
+
+/**
+ * The account and region of the stack, from context (`-c account=123456789012 -c region=eu-west-1`), else from what
+ * the CDK CLI found in the caller's AWS configuration (CDK_DEFAULT_ACCOUNT and CDK_DEFAULT_REGION, set only when
+ * credentials resolve). Without both it throws: an environment-agnostic template would resolve the region at deploy
+ * time, and lookups or the CloudFront certificate rule (us-east-1) could not be checked at synth.
+ *
+ * @example
+ * const env = readStageEnvironment(app.node); // npx cdk synth -c account=123456789012 -c region=eu-west-1
+ */
+export function readStageEnvironment(node: Node, env: NodeJS.ProcessEnv = process.env): StageEnvironment {
+  const account = contextString(node, 'account') ?? env.CDK_DEFAULT_ACCOUNT;
+  const region = contextString(node, 'region') ?? env.CDK_DEFAULT_REGION;
+  if (!account || !region) {
+    throw new Error(
+      'The stack needs its AWS account and region: pass -c account=<12-digit id> -c region=<region, e.g. eu-west-1>, ' +
+        'or run the CDK CLI with credentials and a region configured (it sets CDK_DEFAULT_ACCOUNT and CDK_DEFAULT_REGION). ' +
+        `Missing: ${[!account && 'account', !region && 'region'].filter(Boolean).join(' and ')}.`,
+    );
+  }
+  if (!/^\d{12}$/.test(account)) throw new Error(`Context account must be a 12-digit AWS account id; got "${account}".`);
+  if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(region)) throw new Error(`Context region must be an AWS region such as eu-west-1; got "${region}".`);
+  return { account, region };
+}
+
 /** Where a stage keeps a gateway's base URL when context does not give it (a String parameter, created by hand). */
 export const gatewayUrlParameterName = (stage: string, gateway: GatewayId) => `/svc-payments/${stage}/gateways/${gateway}/url`;
 

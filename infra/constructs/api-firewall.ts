@@ -5,6 +5,7 @@ import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cd
 import { Construct } from 'constructs';
 import { DEFAULT_MAX_BODY_BYTES } from '../../shared/config.ts';
 import type { StageConfig } from '../stage-config.ts';
+import { perStackCreation } from './physical-names.ts';
 
 export interface ApiFirewallProps {
   config: StageConfig;
@@ -82,12 +83,16 @@ export class ApiFirewall extends Construct {
     });
     new CfnWebACLAssociation(this, 'Association', { resourceArn: stage.stageArn, webAclArn: this.webAcl.attrArn });
 
-    // WAF writes only to log groups named aws-waf-logs-*, and wants the ARN without the trailing :*.
-    const logGroupName = `aws-waf-logs-${metricPrefix}`;
-    this.logs = new LogGroup(this, 'Logs', { logGroupName, retention: config.logRetention, removalPolicy: config.removalPolicy });
+    // WAF writes only to log groups named aws-waf-logs-*, and wants the ARN without the trailing :*. The group is
+    // retained in production, so its name is new per stack creation: a retried first deploy does not meet the old one.
+    this.logs = new LogGroup(this, 'Logs', {
+      logGroupName: `aws-waf-logs-${metricPrefix}-${perStackCreation(this)}`,
+      retention: config.logRetention,
+      removalPolicy: config.removalPolicy,
+    });
     const logging = new CfnLoggingConfiguration(this, 'Logging', {
       resourceArn: this.webAcl.attrArn,
-      logDestinationConfigs: [Stack.of(this).formatArn({ service: 'logs', resource: 'log-group', resourceName: logGroupName, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+      logDestinationConfigs: [Stack.of(this).formatArn({ service: 'logs', resource: 'log-group', resourceName: this.logs.logGroupName, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
       redactedFields: [{ singleHeader: { Name: 'authorization' } }],
     });
     logging.node.addDependency(this.logs);

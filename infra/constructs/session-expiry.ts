@@ -6,6 +6,7 @@ import { Construct } from 'constructs';
 import { queues, workers } from '../../shared/workers.ts';
 import type { StageConfig } from '../stage-config.ts';
 import type { DataStore } from './data-store.ts';
+import { perStackCreation } from './physical-names.ts';
 import { schedulerInvokeRole, WorkerFunction } from './worker-function.ts';
 import { WorkQueue } from './work-queue.ts';
 
@@ -31,7 +32,11 @@ export class SessionExpiry extends Construct {
     super(scope, id);
     this.expiries = new WorkQueue(this, 'Expiries', { definition: queues.sessionExpiry });
     const queueMap = { sessionExpiry: this.expiries.queue };
-    this.scheduleGroup = new ScheduleGroup(this, 'Schedules', { scheduleGroupName: `svc-payments-${config.stage}-session-expiry`, removalPolicy: config.removalPolicy });
+    // Retained in production with the schedules in it: named anew per stack creation, so a retried deploy can create it.
+    this.scheduleGroup = new ScheduleGroup(this, 'Schedules', {
+      scheduleGroupName: `svc-payments-${config.stage}-expiry-${perStackCreation(this)}`,
+      removalPolicy: config.removalPolicy,
+    });
 
     this.handOver = new WorkerFunction(this, 'handOverSessionExpiry', { config, dataStore, worker: workers.handOverSessionExpiry, queues: queueMap });
     this.schedulerRole = schedulerInvokeRole(this, 'SchedulerRole', this.handOver, 'EventBridge Scheduler invokes the session expiry hand-over');
@@ -52,7 +57,7 @@ export class SessionExpiry extends Construct {
     this.scheduleGroup.grantDeleteSchedules(this.planner.role);
     this.planner.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['iam:PassRole'], resources: [this.schedulerRole.roleArn] }));
     NagSuppressions.addResourceSuppressions(this.planner.role, [
-      { id: 'AwsSolutions-IAM5', reason: "One schedule per session, named at run time, in this stage's own schedule group only.", appliesTo: [{ regex: `/^Resource::arn:<AWS::Partition>:scheduler:.+:schedule\\/${this.scheduleGroup.scheduleGroupName}\\/\\*$/` }] },
+      { id: 'AwsSolutions-IAM5', reason: "One schedule per session, named at run time, in this stage's own schedule group only.", appliesTo: [{ regex: `/^Resource::arn:<AWS::Partition>:scheduler:.+:schedule\\/svc-payments-${config.stage}-expiry-.+\\/\\*$/` }] },
     ], true);
 
     this.expirer = new WorkerFunction(this, 'expireSessions', { config, dataStore, worker: workers.expireSessions, queues: queueMap, timeout: Duration.seconds(20) });

@@ -6,6 +6,7 @@ import { ITEM_READ_ACTIONS, ITEM_WRITE_ACTIONS } from '../../infra/constructs/da
 import type { WorkerFunction } from '../../infra/constructs/worker-function.ts';
 import { addPaymentsStack, type PaymentsStack } from '../../infra/stack.ts';
 import { workerIds, workers, type WorkerId } from '../../shared/workers.ts';
+import { stageContext, TEST_ENVIRONMENT } from './stage-context.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 interface Statement {
@@ -25,7 +26,7 @@ describe('daily workers', () => {
   let resources: Record<string, Resource>;
   beforeAll(() => {
     // Wiring only, synthesized once: bundling the functions adds nothing to what is checked here.
-    stack = addPaymentsStack(new App({ context: { stage: 'dev', 'aws:cdk:bundling-stacks': [] } }));
+    stack = addPaymentsStack(new App({ context: stageContext({ stage: 'dev' }) }));
     resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
   });
   const idOf = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
@@ -74,7 +75,7 @@ describe('daily workers', () => {
     const roleId = scheduleOf(id).Target.RoleArn['Fn::GetAtt'][0] as string;
     const role = resources[roleId]!;
     expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
-      { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'scheduler.amazonaws.com' }, Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } } },
+      { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'scheduler.amazonaws.com' }, Condition: { StringEquals: { 'aws:SourceAccount': TEST_ENVIRONMENT.account } } },
     ]);
     // Dedicated: no other schedule and no function uses this role.
     expect(JSON.stringify(resources).split(`"Fn::GetAtt":["${roleId}","Arn"]`)).toHaveLength(2);

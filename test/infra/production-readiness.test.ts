@@ -12,6 +12,7 @@ import type { FunctionNeed } from '../../shared/function-needs.ts';
 import { GATEWAY_URL_VARIABLES } from '../../shared/gateways/gateway-registry.ts';
 import { routeIds, routes, writesTable } from '../../shared/routes.ts';
 import { workers } from '../../shared/workers.ts';
+import { stageContext } from './stage-context.ts';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
 interface Statement {
@@ -68,7 +69,7 @@ class CheckedStage {
 
 function synthesize(context: Record<string, string>): CheckedStage {
   // Without bundling: wiring and rules only (function-bundle.test.ts checks a bundle).
-  const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: stageContext(context) });
   const stack = addPaymentsStack(app);
   Aspects.of(app).add(new AwsSolutionsChecks());
   return new CheckedStage(stack);
@@ -210,9 +211,29 @@ describe('production readiness', () => {
     it('logs WAF decisions to an aws-waf-logs- group without the Authorization header', () => {
       dev.template.hasResourceProperties('AWS::WAFv2::LoggingConfiguration', {
         RedactedFields: [{ SingleHeader: { Name: 'authorization' } }],
-        LogDestinationConfigs: [Match.objectLike({ 'Fn::Join': Match.arrayWith([Match.arrayWith([':log-group:aws-waf-logs-svc-payments-dev'])]) })],
       });
-      dev.template.hasResourceProperties('AWS::Logs::LogGroup', { LogGroupName: 'aws-waf-logs-svc-payments-dev', RetentionInDays: 14 });
+      // The one log group WAF writes to: named aws-waf-logs-* (WAF's rule), and the configuration names that group.
+      const logs = dev.resources[dev.idOf(dev.stack.firewall.logs)]!;
+      expect(JSON.stringify(logs.Properties.LogGroupName)).toMatch(/^\{"Fn::Join":\["",\["aws-waf-logs-svc-payments-dev-",/);
+      expect(logs.Properties.RetentionInDays).toBe(14);
+      const [[, logging]] = dev.ofType('AWS::WAFv2::LoggingConfiguration') as [[string, Resource]];
+      expect(JSON.stringify(logging.Properties.LogDestinationConfigs)).toContain(`:log-group:",{"Ref":"${dev.idOf(dev.stack.firewall.logs)}"}`);
+    });
+
+    it('names no resource it keeps on rollback or deletion with a fixed name, so a failed first deploy can be retried', () => {
+      const kept = Object.entries(prod.resources).filter(([, r]) => r.DeletionPolicy !== undefined && r.DeletionPolicy !== 'Delete');
+      expect(kept.map(([, r]) => r.Type)).toEqual(expect.arrayContaining(['AWS::DynamoDB::Table', 'AWS::Scheduler::ScheduleGroup', 'AWS::Logs::LogGroup']));
+      // A name is new per creation when it refers to another resource of the stack (made anew with it) or to the stack's id.
+      const perCreation = (value: unknown) => {
+        const json = JSON.stringify(value);
+        return json.includes('"AWS::StackId"') || Object.keys(prod.resources).some((id) => json.includes(`{"Ref":"${id}"}`) || json.includes(`"Fn::GetAtt":["${id}"`));
+      };
+      const fixed = kept.flatMap(([id, r]) =>
+        Object.entries(r.Properties ?? {})
+          .filter(([property, value]) => /Name$/.test(property) && !perCreation(value))
+          .map(([property, value]) => `${id}.${property} = ${JSON.stringify(value)}`),
+      );
+      expect(fixed).toEqual([]);
     });
 
     it('logs API Gateway errors with retention and never data traces (bodies and keys)', () => {

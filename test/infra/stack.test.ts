@@ -10,6 +10,7 @@ import { errorBody } from '../../shared/http/response.ts';
 import { routeIds, routes, writesTable, type RouteId } from '../../shared/routes.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { tableDefinition } from '../../shared/store/table-definition.ts';
+import { stageContext, TEST_ENVIRONMENT } from './stage-context.ts';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 interface Statement {
@@ -87,7 +88,7 @@ class SynthesizedStack {
  * function-bundle.test.ts (and by every `npm run synth`). Entries are still resolved, so a missing handler fails here.
  */
 function synthesize(context: Record<string, unknown>): SynthesizedStack {
-  return new SynthesizedStack(addPaymentsStack(new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] } })));
+  return new SynthesizedStack(addPaymentsStack(new App({ context: stageContext(context) })));
 }
 
 describe('PaymentsStack', () => {
@@ -98,6 +99,26 @@ describe('PaymentsStack', () => {
 
   it('names the stack after the stage', () => {
     expect(dev.stack.stackName).toBe('svc-payments-dev');
+  });
+
+  describe('account and region', () => {
+    it('deploys where the context says, and names no other region in the template', () => {
+      expect({ account: dev.stack.account, region: dev.stack.region }).toEqual(TEST_ENVIRONMENT);
+      expect(JSON.stringify(dev.template.toJSON())).not.toMatch(/us-east-1/);
+    });
+
+    it('refuses to synthesize without an account and a region, naming the context keys', () => {
+      const saved = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
+      delete process.env.CDK_DEFAULT_ACCOUNT;
+      delete process.env.CDK_DEFAULT_REGION;
+      try {
+        const app = new App({ context: { stage: 'dev', 'aws:cdk:bundling-stacks': [] } });
+        expect(() => addPaymentsStack(app)).toThrow(/-c account=.*-c region=/);
+      } finally {
+        if (saved.account !== undefined) process.env.CDK_DEFAULT_ACCOUNT = saved.account;
+        if (saved.region !== undefined) process.env.CDK_DEFAULT_REGION = saved.region;
+      }
+    });
   });
 
   describe('table', () => {
@@ -343,7 +364,7 @@ describe('PaymentsStack', () => {
         expect(found, type).toHaveLength(1);
         const { Properties } = found[0]![1];
         const body = JSON.parse(Properties.ResponseTemplates['application/json'] as string) as Record<string, unknown>;
-        expect(body, type).toEqual(errorBody(definition.statusCode, definition.code, definition.message));
+        expect(body, type).toEqual({ ...errorBody(definition.statusCode, definition.code, definition.message), requestId: 'req_$context.requestId', docUrl: `README.md#error-${definition.code}` });
         expect(body.error, type).not.toBe('Error');
         const isDefault = type === 'DEFAULT_4XX' || type === 'DEFAULT_5XX';
         expect(Properties.StatusCode, type).toBe(isDefault ? undefined : String(definition.statusCode));

@@ -1,6 +1,6 @@
 import { App, RemovalPolicy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CHECKOUT_BASE_URL, DEFAULT_WAF_RATE_LIMIT_PER_IP, gatewayUrlParameterName, readStageConfig, stackNameFor } from '../../infra/stage-config.ts';
+import { DEFAULT_CHECKOUT_BASE_URL, DEFAULT_WAF_RATE_LIMIT_PER_IP, gatewayUrlParameterName, readStageConfig, readStageEnvironment, stackNameFor } from '../../infra/stage-config.ts';
 
 const configFrom = (context: Record<string, unknown>) => readStageConfig(new App({ context }).node);
 
@@ -39,5 +39,25 @@ describe('readStageConfig', () => {
     expect(() => configFrom({ stage: 'Prod_1' })).toThrow(/stage/);
     expect(() => configFrom({ checkoutBaseUrl: 'http://pay.example.com' })).toThrow(/https/);
     expect(() => configFrom({ apiThrottleRateLimit: 'fast' })).toThrow(/apiThrottleRateLimit/);
+  });
+});
+
+describe('readStageEnvironment', () => {
+  const environmentFrom = (context: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) => readStageEnvironment(new App({ context }).node, env);
+
+  it('takes the account and region from context first, then from the CDK CLI', () => {
+    expect(environmentFrom({ account: '111111111111', region: 'sa-east-1' }, { CDK_DEFAULT_ACCOUNT: '222222222222', CDK_DEFAULT_REGION: 'eu-west-1' })).toEqual({ account: '111111111111', region: 'sa-east-1' });
+    expect(environmentFrom({}, { CDK_DEFAULT_ACCOUNT: '222222222222', CDK_DEFAULT_REGION: 'eu-west-1' })).toEqual({ account: '222222222222', region: 'eu-west-1' });
+  });
+
+  it('refuses to guess: without both it says which is missing and how to give it', () => {
+    expect(() => environmentFrom({})).toThrow(/-c account=.*-c region=.*Missing: account and region/);
+    expect(() => environmentFrom({ account: '111111111111' })).toThrow(/Missing: region\./);
+    expect(() => environmentFrom({ region: 'eu-west-1' }, { CDK_DEFAULT_REGION: 'us-east-1' })).toThrow(/Missing: account\./);
+  });
+
+  it('refuses a malformed account or region', () => {
+    expect(() => environmentFrom({ account: '1234', region: 'eu-west-1' })).toThrow(/12-digit/);
+    expect(() => environmentFrom({ account: '111111111111', region: 'Europe' })).toThrow(/region/);
   });
 });

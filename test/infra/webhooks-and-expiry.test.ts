@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addPaymentsStack } from '../../infra/stack.ts';
 import { queues } from '../../shared/workers.ts';
 import { MAX_ATTEMPTS } from '../../shared/webhooks/retry-schedule.ts';
+import { stageContext } from './stage-context.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -12,7 +13,7 @@ describe('webhook and expiry constructs', () => {
   let resources: Record<string, Resource>;
   beforeAll(() => {
     // Wiring only: bundling the functions adds nothing to what is checked here.
-    template = Template.fromStack(addPaymentsStack(new App({ context: { stage: 'dev', 'aws:cdk:bundling-stacks': [] } })));
+    template = Template.fromStack(addPaymentsStack(new App({ context: stageContext({ stage: 'dev' }) })));
     resources = template.toJSON().Resources as Record<string, Resource>;
   });
   const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
@@ -41,7 +42,7 @@ describe('webhook and expiry constructs', () => {
   });
 
   it('lets the scheduler role invoke only the hand-over, and the planner manage schedules of its group', () => {
-    template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: 'svc-payments-dev-session-expiry' });
+    template.hasResourceProperties('AWS::Scheduler::ScheduleGroup', { Name: { 'Fn::Join': ['', Match.arrayWith(['svc-payments-dev-expiry-'])] } });
     const planner = functionWithEntry('planSessionExpiry');
     expect(planner?.[1].Properties.Environment.Variables).toMatchObject({
       SCHEDULE_GROUP_NAME: expect.anything(),
