@@ -8,12 +8,13 @@ import { AdminError } from '../shared/admin/errors.ts';
 import { loadBankCredentials } from '../shared/admin/bank-credentials.ts';
 import { listKeys, revokeKey, rotateKey } from '../shared/admin/key-admin.ts';
 import { createMerchant, KEY_PREFIX, type AdminStores } from '../shared/admin/merchant-admin.ts';
-import { describeMerchant, provisionMerchant, setRateLimit, setTestMode } from '../shared/admin/merchant-settings.ts';
+import { describeMerchant, provisionMerchant, setBranding, setRateLimit, setTestMode } from '../shared/admin/merchant-settings.ts';
 import { requireEnv } from '../shared/config.ts';
 import { createSecretBox } from '../shared/crypto/create-crypto.ts';
 import { CryptoError } from '../shared/crypto/errors.ts';
 import type { SecretBox } from '../shared/crypto/secret-box.ts';
 import { GATEWAY_IDS, GATEWAYS, OPERATION_CLASSES, type GatewayId } from '../shared/domain/merchant.ts';
+import { logoPath, publicBusinessName, type BrandingInput } from '../shared/domain/merchant-branding.ts';
 import type { Mode } from '../shared/domain/session-state.ts';
 import { createApiKeyStore, type ApiKeyRecord, type KeyKind } from '../shared/store/api-key-store.ts';
 import { createDocumentClient } from '../shared/store/dynamo-client.ts';
@@ -30,6 +31,7 @@ Commands:
   merchant create --name <name> [--unprovisioned]
   merchant show --merchant <id>
   merchant provision --merchant <id>
+  merchant branding --merchant <id> [--business-name <name>] [--logo <file.png|jpg|webp> | --no-logo]
   keys rotate --merchant <id> --kind ${KINDS.join('|')} --mode ${MODES.join('|')}
   keys revoke --merchant <id> (--key <key> | --hash <sha256>)
   keys list --merchant <id>
@@ -101,6 +103,7 @@ const commands: Record<string, Command> = {
         text: [
           `Merchant ${merchant.id} "${merchant.name}"`,
           `  created      ${merchant.createdAt}`,
+          `  checkout     "${publicBusinessName(merchant)}"${merchant.businessName ? '' : ' (no business name set)'}, ${merchant.logo ? `logo ${merchant.logo.contentType} ${merchant.logo.sizeBytes} bytes at ${logoPath(merchant.id, merchant.logo)}` : 'no logo'}`,
           `  provisioned  ${merchant.provisioned ? 'yes' : 'no'}`,
           `  gateways     ${Object.entries(merchant.gateways).map(([currency, g]) => `${currency}: ${g}`).join(', ')}`,
           `  test mode    ${perGateway((g) => (merchant.testMode[g] ? 'on' : GATEWAYS[g].supportsTestMode ? 'off' : 'off (no test environment)'))}`,
@@ -118,6 +121,26 @@ const commands: Record<string, Command> = {
     async run(values, { stores }) {
       const merchant = await provisionMerchant(stores, text(values, 'merchant'));
       return { json: { merchantId: merchant.id, provisioned: merchant.provisioned }, text: `Merchant ${merchant.id} is provisioned. ${CACHE_NOTE}` };
+    },
+  },
+  'merchant branding': {
+    synopsis: 'merchant branding --merchant <id> [--business-name <name>] [--logo <file.png|jpg|webp> | --no-logo]',
+    options: { ...merchantOption, 'business-name': { type: 'string' }, logo: { type: 'string' }, 'no-logo': { type: 'boolean' } },
+    async run(values, { stores }) {
+      const merchantId = text(values, 'merchant');
+      if (values.logo !== undefined && values['no-logo']) throw new UsageError('Give --logo or --no-logo, not both.');
+      const input: BrandingInput = {};
+      // Cleaned and checked by the store (1-80 characters after cleaning), so the CLI and the dashboard agree.
+      if (typeof values['business-name'] === 'string') input.businessName = values['business-name'];
+      if (values['no-logo']) input.logo = null;
+      if (values.logo !== undefined) input.logo = { bytes: readFile(text(values, 'logo')) };
+      if (Object.keys(input).length === 0) throw new UsageError('Give --business-name, --logo or --no-logo.');
+      const merchant = await setBranding(stores, merchantId, input);
+      const logoUrl = merchant.logo ? logoPath(merchant.id, merchant.logo) : null;
+      return {
+        json: { merchantId, businessName: publicBusinessName(merchant), logoUrl },
+        text: `Buyers now see "${publicBusinessName(merchant)}"${logoUrl ? ` with the logo at ${logoUrl}` : ', without a logo'} on the checkout of ${merchantId}. ${CACHE_NOTE}`,
+      };
     },
   },
   'keys rotate': {
@@ -168,12 +191,7 @@ const commands: Record<string, Command> = {
     options: { ...merchantOption, gateway: { type: 'string' }, file: { type: 'string' } },
     async run(values, target) {
       const [merchantId, gateway, file] = [text(values, 'merchant'), oneOf(values, 'gateway', GATEWAY_IDS), text(values, 'file')];
-      let content: string;
-      try {
-        content = readFileSync(file, 'utf8');
-      } catch (error) {
-        throw new AdminError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
-      }
+      const content = new TextDecoder().decode(readFile(file));
       await loadBankCredentials({ ...target.stores, secretBox: target.secretBox() }, merchantId, gateway, content);
       return {
         json: { merchantId, gateway, credentialsLoaded: true },
@@ -214,6 +232,15 @@ function count(values: Values, name: string): number {
   const value = text(values, name);
   if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number; got "${value}".`);
   return Number(value);
+}
+
+/** A file's bytes, or an AdminError naming why it cannot be read. */
+function readFile(file: string): Uint8Array {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw new AdminError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+  }
 }
 
 const onGateways = (testMode: Partial<Record<GatewayId, boolean>>) => GATEWAY_IDS.filter((g) => testMode[g]);

@@ -3,9 +3,11 @@
  * default), so a change reaches running functions within that time.
  */
 import { GATEWAYS, OPERATION_CLASSES, type GatewayId, type Merchant, type OperationClass, type RateLimit } from '../domain/merchant.ts';
+import { BrandingError, type BrandingInput } from '../domain/merchant-branding.ts';
+import { ConditionFailedError } from '../store/conditions.ts';
 import { limitFor } from '../domain/rate-limits.ts';
 import type { ApiKeyRecord } from '../store/api-key-store.ts';
-import { AdminError } from './errors.ts';
+import { AdminError, MerchantNotFoundError } from './errors.ts';
 import { listKeys } from './key-admin.ts';
 import { requireMerchant, type AdminStores } from './merchant-admin.ts';
 
@@ -64,4 +66,22 @@ export async function setRateLimit(stores: AdminStores, merchantId: string, oper
   if (limit.perDay < limit.perMinute) throw new AdminError(`perDay (${limit.perDay}) cannot be lower than perMinute (${limit.perMinute}).`);
   const merchant = await requireMerchant(stores.merchants, merchantId);
   return stores.merchants.update(merchantId, { rateLimits: { ...merchant.rateLimits, [operationClass]: { perMinute: limit.perMinute, perDay: limit.perDay } } });
+}
+
+/**
+ * Sets what buyers see of the merchant on the checkout (business name, logo), until the merchant does it in the
+ * dashboard. A field-level update (MerchantStore.updateBranding): nothing else of the merchant is read or rewritten.
+ *
+ * @example
+ * await setBranding(stores, 'mer_123', { businessName: 'Café Ávila', logo: { bytes: readFileSync('logo.png') } });
+ * await setBranding(stores, 'mer_123', { logo: null }); // no logo on the checkout any more
+ */
+export async function setBranding(stores: AdminStores, merchantId: string, input: BrandingInput): Promise<Merchant> {
+  try {
+    return await stores.merchants.updateBranding(merchantId, input);
+  } catch (error) {
+    if (error instanceof BrandingError) throw new AdminError(error.message, { cause: error });
+    if (error instanceof ConditionFailedError) throw new MerchantNotFoundError(merchantId);
+    throw error;
+  }
 }

@@ -92,4 +92,42 @@ describe('admin CLI', () => {
     expect(stderr).toBe('Error: The bank_otp gateway has no test environment, so test mode cannot be switched on for it.\n');
     expect((await sandbox.deps.merchants.get(merchant.id))!.testMode.bank_otp).toBeUndefined();
   });
+
+  it('merchant branding sets the business name and a logo the checkout then shows, and --no-logo removes it', async () => {
+    const { merchant, keys } = await sandbox.newMerchant();
+    const logo = join(sandboxDir, 'logo.png');
+    writeFileSync(logo, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]));
+    const set = await admin('merchant', 'branding', '--merchant', merchant.id, '--business-name', '  Café  Ávila ', '--logo', logo, '--json');
+
+    expect({ code: set.code, stderr: set.stderr }).toEqual({ code: 0, stderr: '' });
+    const branded = JSON.parse(set.stdout);
+    expect(branded).toEqual({ merchantId: merchant.id, businessName: 'Café Ávila', logoUrl: expect.stringMatching(new RegExp(`^/v1/checkout/logos/${merchant.id}/[0-9a-f]{32}$`)) });
+    sandbox.advance(31); // past the merchant cache
+    const session = await sandbox.request('POST', '/v1/sessions', { key: keys.secretTest, body: { amountMinor: 1050, currency: 'VES' } });
+    const page = await sandbox.request('GET', `/v1/checkout/sessions/${session.body.reference}`);
+    expect(page.body.merchant).toEqual({ businessName: 'Café Ávila', logoUrl: branded.logoUrl });
+    expect((await sandbox.request('GET', branded.logoUrl)).status).toBe(200);
+
+    const removed = await admin('merchant', 'branding', '--merchant', merchant.id, '--no-logo', '--json');
+    expect(JSON.parse(removed.stdout)).toEqual({ merchantId: merchant.id, businessName: 'Café Ávila', logoUrl: null });
+    expect((await sandbox.request('GET', branded.logoUrl)).status).toBe(404);
+  });
+
+  it('merchant branding refuses an SVG logo, a name too long and an unknown merchant with exit code 1, changing nothing', async () => {
+    const { merchant } = await sandbox.newMerchant();
+    const svg = join(sandboxDir, 'logo.svg');
+    writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+
+    const refused = await admin('merchant', 'branding', '--merchant', merchant.id, '--business-name', 'Café', '--logo', svg);
+    expect(refused).toEqual({ code: 1, stdout: '', stderr: 'Error: The logo must be a PNG, JPEG or WebP image (SVG is not accepted).\n' });
+    const tooLong = await admin('merchant', 'branding', '--merchant', merchant.id, '--business-name', 'x'.repeat(81));
+    expect(tooLong.code).toBe(1);
+    expect(tooLong.stderr).toMatch(/at most 80/);
+    expect(await sandbox.deps.merchants.get(merchant.id)).toEqual(merchant);
+
+    const unknown = await admin('merchant', 'branding', '--merchant', 'mer_nobody', '--business-name', 'Nadie');
+    expect(unknown).toEqual({ code: 1, stdout: '', stderr: 'Error: No merchant mer_nobody in this table.\n' });
+    const usage = await admin('merchant', 'branding', '--merchant', merchant.id, '--logo', svg, '--no-logo');
+    expect(usage.code).toBe(2);
+  });
 });
