@@ -5,6 +5,7 @@ import { workerIds, workers, type WorkerId } from '../shared/workers.ts';
 import { Api } from './constructs/api.ts';
 import { ApiFirewall } from './constructs/api-firewall.ts';
 import { CheckoutSite } from './constructs/checkout-site.ts';
+import { DashboardSite } from './constructs/dashboard-site.ts';
 import { DataStore } from './constructs/data-store.ts';
 import { provideNeeds } from './constructs/function-needs.ts';
 import { Monitoring } from './constructs/monitoring.ts';
@@ -33,6 +34,7 @@ export class PaymentsStack extends Stack {
   readonly webhooks: Webhooks;
   readonly sessionExpiry: SessionExpiry;
   readonly checkoutSite: CheckoutSite;
+  readonly dashboardSite: DashboardSite;
   /** The manifest's daily workers by id, each with its schedule (WorkerFunction wires the daily trigger). */
   readonly dailyWorkers: Partial<Record<WorkerId, WorkerFunction>> = {};
 
@@ -55,6 +57,7 @@ export class PaymentsStack extends Stack {
     }
     this.checkoutSite = new CheckoutSite(this, 'CheckoutSite', { config, restApi: this.api.restApi });
     this.checkoutSite.useAsCheckoutBaseUrl(Object.values(this.api.routeFunctions).map((f) => f.function));
+    this.dashboardSite = new DashboardSite(this, 'DashboardSite', { config, restApi: this.api.restApi });
     this.firewall = new ApiFirewall(this, 'Firewall', { config, stage: this.api.restApi.deploymentStage });
 
     // Once every function exists, whichever construct made it: each gets the keys and banks its manifest entry names.
@@ -70,6 +73,7 @@ export class PaymentsStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API; requests go to {ApiUrl}v1/...' });
     new CfnOutput(this, 'TableName', { value: this.dataStore.table.tableName });
     new CfnOutput(this, 'CheckoutUrl', { value: this.checkoutSite.url, description: 'Base of every checkoutUrl: {CheckoutUrl}/checkout?session=cs_...' });
+    new CfnOutput(this, 'DashboardUrl', { value: `${this.dashboardSite.url}/dashboard/`, description: 'The merchant dashboard (sign in with a user of the user pool)' });
     new CfnOutput(this, 'SecretsKeyArn', { value: this.keys.secrets.keyArn, description: 'SECRETS_KMS_KEY_ARN for the admin CLI (credentials load --aws)' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'On-call alarms: subscribe pagers here' });
   }
