@@ -6,8 +6,9 @@
  * - cardNumbers: opens or seals card numbers (the vault's users only; KMS tells them apart by encryption context).
  * - fingerprints: computes card fingerprints (the card vault's keyed HMAC).
  * - gateways: calls a bank or card processor (GATEWAY_*_URL).
+ * - userPool: signs dashboard users in or manages their logins (the Cognito user pool's admin actions it calls).
  *
  * @example
  * const entry = { entry: 'functions/checkout/create-charge.ts', needs: ['secrets', 'fingerprints', 'gateways'] };
  */
-export type FunctionNeed = 'secrets' | 'cardNumbers' | 'fingerprints' | 'gateways';
+export type FunctionNeed = 'secrets' | 'cardNumbers' | 'fingerprints' | 'gateways' | 'userPool';

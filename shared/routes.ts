@@ -3,19 +3,21 @@
  * method per entry; the sandbox serves the same entries by invoking the same handler modules.
  */
 import type { OperationClass } from './domain/merchant.ts';
+import type { Role } from './dashboard/roles.ts';
 import type { FunctionNeed } from './function-needs.ts';
 
 export interface RouteDefinition {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** API Gateway resource path, with {parameters}. */
   path: string;
   /** Handler module, relative to the project root; it exports `handler` (Lambda) and `build` (sandbox). */
   entry: string;
   /**
-   * secret: sk_/rk_ keys. checkout: the buyer's browser, authorised by the session reference (path or body) and,
+   * secret: sk_/rk_ keys (and a dashboard user's token when `dashboard` is set). user: a dashboard user's token only.
+   * checkout: the buyer's browser, authorised by the session reference (path or body) and,
    * when sent, a publishable key (pk_) of the session's merchant and mode. public: no key (the OpenAPI document).
    */
-  auth: 'secret' | 'checkout' | 'public';
+  auth: 'secret' | 'checkout' | 'public' | 'user';
   /** write routes are refused to read-only (rk_) keys. */
   access: 'read' | 'write';
   /**
@@ -28,6 +30,10 @@ export interface RouteDefinition {
   summary: string;
   /** Keys and banks the handler uses beyond the table; the stack grants exactly these (shared/function-needs.ts). */
   needs?: readonly FunctionNeed[];
+  /** The least dashboard role that may call the route with a user token (read_only < developer < admin); absent: none. */
+  dashboard?: Role;
+  /** Left out of the public OpenAPI document: the dashboard's own routes (docs/dashboard.md). */
+  internal?: true;
 }
 
 /** Whether the route's function may write the table (the stack's grant), whatever its keys. */
@@ -53,6 +59,7 @@ export const routes = {
     rateClass: 'reads',
     idempotency: 'none',
     summary: 'Retrieve a payment session',
+    dashboard: 'read_only',
   },
   listSessions: {
     method: 'GET',
@@ -63,6 +70,7 @@ export const routes = {
     rateClass: 'reads',
     idempotency: 'none',
     summary: 'List payment sessions, newest first',
+    dashboard: 'read_only',
   },
   expireSession: {
     method: 'POST',
@@ -129,6 +137,7 @@ export const routes = {
     rateClass: 'reads',
     idempotency: 'none',
     summary: 'List transactions, newest first',
+    dashboard: 'read_only',
   },
   getTransaction: {
     method: 'GET',
@@ -142,6 +151,7 @@ export const routes = {
     idempotency: 'none',
     summary: 'Retrieve a transaction with its technical reason and trace',
     needs: ['secrets', 'gateways'],
+    dashboard: 'read_only',
   },
   listCards: {
     method: 'GET',
@@ -152,6 +162,7 @@ export const routes = {
     rateClass: 'reads',
     idempotency: 'none',
     summary: 'List stored cards, optionally of one customer; deleted cards are not listed',
+    dashboard: 'read_only',
   },
   deleteCard: {
     method: 'DELETE',
@@ -163,6 +174,7 @@ export const routes = {
     rateClass: 'reads',
     idempotency: 'none',
     summary: 'Delete a stored card (logical delete; card.deleted once)',
+    dashboard: 'developer',
   },
   createCharge: {
     method: 'POST',
@@ -184,6 +196,7 @@ export const routes = {
     rateClass: 'reads',
     idempotency: 'none',
     summary: 'Counts, approved volume and approval rate of live transactions over a date range',
+    dashboard: 'read_only',
   },
   createWebhookEndpoint: {
     method: 'POST',
@@ -195,6 +208,7 @@ export const routes = {
     idempotency: 'none',
     summary: 'Register a webhook endpoint; its signing secret is shown once',
     needs: ['secrets'],
+    dashboard: 'developer',
   },
   listWebhookEndpoints: {
     method: 'GET',
@@ -205,6 +219,7 @@ export const routes = {
     rateClass: 'reads',
     idempotency: 'none',
     summary: 'List webhook endpoints',
+    dashboard: 'read_only',
   },
   getWebhookEndpoint: {
     method: 'GET',
@@ -215,6 +230,7 @@ export const routes = {
     rateClass: 'reads',
     idempotency: 'none',
     summary: 'Retrieve a webhook endpoint',
+    dashboard: 'read_only',
   },
   updateWebhookEndpoint: {
     method: 'PATCH',
@@ -226,6 +242,7 @@ export const routes = {
     idempotency: 'none',
     summary: 'Update URL, events, status or authentication of a webhook endpoint',
     needs: ['secrets'],
+    dashboard: 'developer',
   },
   deleteWebhookEndpoint: {
     method: 'DELETE',
@@ -236,6 +253,7 @@ export const routes = {
     rateClass: null,
     idempotency: 'none',
     summary: 'Delete a webhook endpoint (its delivery history is kept)',
+    dashboard: 'developer',
   },
   testWebhookEndpoint: {
     method: 'POST',
@@ -246,6 +264,7 @@ export const routes = {
     rateClass: null,
     idempotency: 'none',
     summary: 'Queue a signed webhook.test event to this endpoint',
+    dashboard: 'developer',
   },
   listWebhookDeliveries: {
     method: 'GET',
@@ -256,6 +275,7 @@ export const routes = {
     rateClass: 'reads',
     idempotency: 'none',
     summary: 'List webhook deliveries, newest first',
+    dashboard: 'read_only',
   },
   getWebhookDelivery: {
     method: 'GET',
@@ -266,6 +286,7 @@ export const routes = {
     rateClass: 'reads',
     idempotency: 'none',
     summary: 'Retrieve a webhook delivery with its attempts',
+    dashboard: 'read_only',
   },
   retryWebhookDelivery: {
     method: 'POST',
@@ -276,6 +297,238 @@ export const routes = {
     rateClass: null,
     idempotency: 'none',
     summary: 'Send a webhook delivery again now',
+    dashboard: 'developer',
+  },
+  dashboardSignIn: {
+    method: 'POST',
+    path: '/v1/dashboard/auth/sign-in',
+    entry: 'functions/dashboard/sign-in.ts',
+    auth: 'public',
+    access: 'write',
+    rateClass: null,
+    idempotency: 'none',
+    summary: 'Sign a dashboard user in with email and password',
+    needs: ['userPool'],
+    internal: true,
+  },
+  dashboardMfa: {
+    method: 'POST',
+    path: '/v1/dashboard/auth/mfa',
+    entry: 'functions/dashboard/confirm-mfa.ts',
+    auth: 'public',
+    access: 'write',
+    rateClass: null,
+    idempotency: 'none',
+    summary: "Finish a sign-in with the code of the user's authenticator app",
+    needs: ['userPool'],
+    internal: true,
+  },
+  dashboardNewPassword: {
+    method: 'POST',
+    path: '/v1/dashboard/auth/new-password',
+    entry: 'functions/dashboard/set-new-password.ts',
+    auth: 'public',
+    access: 'write',
+    rateClass: null,
+    idempotency: 'none',
+    summary: 'Finish a first sign-in by replacing the temporary password',
+    needs: ['userPool'],
+    internal: true,
+  },
+  getDashboardMe: {
+    method: 'GET',
+    path: '/v1/dashboard/me',
+    entry: 'functions/dashboard/get-me.ts',
+    auth: 'user',
+    access: 'read',
+    rateClass: null,
+    idempotency: 'none',
+    summary: 'The signed-in user and their merchant',
+    dashboard: 'read_only',
+    internal: true,
+  },
+  getDashboardOverview: {
+    method: 'GET',
+    path: '/v1/dashboard/overview',
+    entry: 'functions/dashboard/get-overview.ts',
+    auth: 'user',
+    access: 'read',
+    rateClass: null,
+    idempotency: 'none',
+    summary: 'Approved amounts and approval rates per currency, today and over 30 days, with recent failures',
+    dashboard: 'read_only',
+    internal: true,
+  },
+  listDashboardPayments: {
+    method: 'GET',
+    path: '/v1/dashboard/payments',
+    entry: 'functions/dashboard/list-payments.ts',
+    auth: 'user',
+    access: 'read',
+    rateClass: null,
+    idempotency: 'none',
+    summary: 'Sessions and server-to-server charges in one searchable list, newest first',
+    dashboard: 'read_only',
+    internal: true,
+  },
+  getDashboardPayment: {
+    method: 'GET',
+    path: '/v1/dashboard/payments/{reference}',
+    entry: 'functions/dashboard/get-payment.ts',
+    auth: 'user',
+    access: 'read',
+    rateClass: null,
+    idempotency: 'none',
+    summary: 'A payment with its attempts, trace and webhook deliveries',
+    dashboard: 'read_only',
+    internal: true,
+  },
+  listDashboardKeys: {
+    method: 'GET',
+    path: '/v1/dashboard/keys',
+    entry: 'functions/dashboard/list-keys.ts',
+    auth: 'user',
+    access: 'read',
+    rateClass: null,
+    idempotency: 'none',
+    summary: "The merchant's API keys by prefix and last characters",
+    dashboard: 'developer',
+    internal: true,
+  },
+  rollDashboardKey: {
+    method: 'POST',
+    path: '/v1/dashboard/keys/{id}/roll',
+    entry: 'functions/dashboard/roll-key.ts',
+    auth: 'user',
+    access: 'write',
+    rateClass: null,
+    idempotency: 'none',
+    summary: 'Replace a key: the new secret is shown once, the old key revoked',
+    dashboard: 'developer',
+    internal: true,
+  },
+  revokeDashboardKey: {
+    method: 'POST',
+    path: '/v1/dashboard/keys/{id}/revoke',
+    entry: 'functions/dashboard/revoke-key.ts',
+    auth: 'user',
+    access: 'write',
+    rateClass: null,
+    idempotency: 'none',
+    summary: 'Revoke a key',
+    dashboard: 'developer',
+    internal: true,
+  },
+  listDashboardUsers: {
+    method: 'GET',
+    path: '/v1/dashboard/users',
+    entry: 'functions/dashboard/list-users.ts',
+    auth: 'user',
+    access: 'read',
+    rateClass: null,
+    idempotency: 'none',
+    summary: "The merchant's dashboard users",
+    dashboard: 'admin',
+    internal: true,
+  },
+  createDashboardUser: {
+    method: 'POST',
+    path: '/v1/dashboard/users',
+    entry: 'functions/dashboard/create-user.ts',
+    auth: 'user',
+    access: 'write',
+    rateClass: null,
+    idempotency: 'none',
+    summary: 'Invite a dashboard user with a role',
+    needs: ['userPool'],
+    dashboard: 'admin',
+    internal: true,
+  },
+  updateDashboardUser: {
+    method: 'PATCH',
+    path: '/v1/dashboard/users/{id}',
+    entry: 'functions/dashboard/update-user.ts',
+    auth: 'user',
+    access: 'write',
+    rateClass: null,
+    idempotency: 'none',
+    summary: "Change a dashboard user's role",
+    dashboard: 'admin',
+    internal: true,
+  },
+  deleteDashboardUser: {
+    method: 'DELETE',
+    path: '/v1/dashboard/users/{id}',
+    entry: 'functions/dashboard/delete-user.ts',
+    auth: 'user',
+    access: 'write',
+    rateClass: null,
+    idempotency: 'none',
+    summary: 'Remove a dashboard user',
+    needs: ['userPool'],
+    dashboard: 'admin',
+    internal: true,
+  },
+  getDashboardSettings: {
+    method: 'GET',
+    path: '/v1/dashboard/settings',
+    entry: 'functions/dashboard/get-settings.ts',
+    auth: 'user',
+    access: 'read',
+    rateClass: null,
+    idempotency: 'none',
+    summary: 'Business name, logo, gateways, credentials loaded and test mode per gateway',
+    dashboard: 'read_only',
+    internal: true,
+  },
+  updateDashboardSettings: {
+    method: 'PATCH',
+    path: '/v1/dashboard/settings',
+    entry: 'functions/dashboard/update-settings.ts',
+    auth: 'user',
+    access: 'write',
+    rateClass: null,
+    idempotency: 'none',
+    summary: 'Set the business name and logo buyers see',
+    dashboard: 'admin',
+    internal: true,
+  },
+  putDashboardBankCredentials: {
+    method: 'PUT',
+    path: '/v1/dashboard/bank-credentials/{gateway}',
+    entry: 'functions/dashboard/put-bank-credentials.ts',
+    auth: 'user',
+    access: 'write',
+    rateClass: null,
+    idempotency: 'none',
+    summary: "Load a gateway's bank credentials (write-only)",
+    needs: ['secrets'],
+    dashboard: 'admin',
+    internal: true,
+  },
+  createTestModeRequest: {
+    method: 'POST',
+    path: '/v1/dashboard/test-mode-requests',
+    entry: 'functions/dashboard/create-test-mode-request.ts',
+    auth: 'user',
+    access: 'write',
+    rateClass: null,
+    idempotency: 'none',
+    summary: 'Ask the platform team to switch test mode on or off for a gateway',
+    dashboard: 'admin',
+    internal: true,
+  },
+  listAuditLog: {
+    method: 'GET',
+    path: '/v1/dashboard/audit-log',
+    entry: 'functions/dashboard/list-audit-log.ts',
+    auth: 'user',
+    access: 'read',
+    rateClass: null,
+    idempotency: 'none',
+    summary: 'Changes made from the dashboard, newest first',
+    dashboard: 'admin',
+    internal: true,
   },
   getOpenApiDocument: {
     method: 'GET',

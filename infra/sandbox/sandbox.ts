@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { OffsetClock } from '../../shared/clock.ts';
 import { DEFAULT_KEY_CACHE_TTL_MS, DEFAULT_MAX_BODY_BYTES } from '../../shared/config.ts';
 import { createFingerprinter, createSecretBox } from '../../shared/crypto/create-crypto.ts';
+import { sandboxUserDirectory, type LocalUserDirectory } from '../../shared/dashboard/local-user-directory.ts';
 import { createDeps, type Deps } from '../../shared/deps.ts';
 import { createGatewayRegistry, DEFAULT_GATEWAY_TIMEOUT_MS } from '../../shared/gateways/gateway-registry.ts';
 import { createDocumentClient } from '../../shared/store/dynamo-client.ts';
@@ -48,6 +49,8 @@ export interface SandboxOptions {
 export interface Sandbox {
   url: string;
   deps: Deps;
+  /** The sandbox's own dashboard sign-in (Cognito's stand-in), which can set a user's password outright. */
+  userDirectory: LocalUserDirectory;
   clock: OffsetClock;
   server: SandboxServer;
   /** The simulated banks the gateways talk to (test cards, recorded calls, faults). */
@@ -87,11 +90,14 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   });
   // Every optional part, as local stand-ins: the sandbox runs every route and worker in one process.
   const { ports } = localBackground;
+  // Dashboard users sign in against the table (scrypt hashes, locally signed tokens) instead of Cognito.
+  const userDirectory = sandboxUserDirectory({ db, tableName: options.tableName, keyDir: keys.localKeyDir, clock });
   const deps = createDeps({
     config,
     db,
     clock,
     logger,
+    userTokens: userDirectory,
     parts: [
       (_env, core) => ({
         secretBox: createSecretBox(keys),
@@ -99,6 +105,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         gateways: createGatewayRegistry(() => gatewayConfig, core.metrics),
         ...ports,
         oauthTokens: createOAuthTokenSource(ports.httpPost, core.clock),
+        userDirectory,
       }),
     ],
   });
@@ -109,6 +116,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   return {
     url: server.url,
     deps,
+    userDirectory,
     clock,
     server,
     bank,

@@ -5,7 +5,7 @@
 import { defaultGateways, type Merchant } from '../domain/merchant.ts';
 import type { Mode } from '../domain/session-state.ts';
 import { randomToken } from '../ids.ts';
-import { hashApiKey, keyHint, type ApiKeyStore, type KeyKind } from '../store/api-key-store.ts';
+import { hashApiKey, keyHint, type ApiKeyRecord, type ApiKeyStore, type KeyKind } from '../store/api-key-store.ts';
 import type { MerchantStore } from '../store/merchant-store.ts';
 import { MerchantNotFoundError } from './errors.ts';
 
@@ -32,18 +32,16 @@ export async function requireMerchant(merchants: MerchantStore, merchantId: stri
   return merchant;
 }
 
+/** A new key and the record to store for it (its hash, never the key): the clear key is for the caller to show once. */
+export function newKeyRecord(merchantId: string, kind: KeyKind, mode: Mode, now: Date): { key: string; record: ApiKeyRecord } {
+  const key = `${KEY_PREFIX[kind]}_${mode}_${randomToken(32)}`;
+  return { key, record: { keyHash: hashApiKey(key), merchantId, mode, kind, status: 'active', createdAt: now.toISOString(), hint: keyHint(key) } };
+}
+
 /** Issues a new key; its clear value is returned once and only its hash is stored. */
 export async function issueKey(stores: AdminStores, merchantId: string, kind: KeyKind, mode: Mode, now: Date): Promise<string> {
-  const key = `${KEY_PREFIX[kind]}_${mode}_${randomToken(32)}`;
-  await stores.apiKeys.create({
-    keyHash: hashApiKey(key),
-    merchantId,
-    mode,
-    kind,
-    status: 'active',
-    createdAt: now.toISOString(),
-    hint: keyHint(key),
-  });
+  const { key, record } = newKeyRecord(merchantId, kind, mode, now);
+  await stores.apiKeys.create(record);
   return key;
 }
 

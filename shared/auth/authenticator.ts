@@ -2,7 +2,11 @@ import type { Merchant } from '../domain/merchant.ts';
 import type { Session } from '../domain/session.ts';
 import type { Mode } from '../domain/session-state.ts';
 import type { Clock } from '../clock.ts';
-import { AuthenticationError } from '../errors.ts';
+import type { DashboardUser } from '../dashboard/dashboard-user.ts';
+import { InvalidTokenError } from '../dashboard/errors.ts';
+import type { UserTokenVerifier } from '../dashboard/user-directory.ts';
+import { AuthenticationError, ValidationError } from '../errors.ts';
+import type { UserStore } from '../store/user-store.ts';
 import { hashApiKey, parseApiKey, type ApiKeyStore, type KeyKind } from '../store/api-key-store.ts';
 import type { MerchantStore } from '../store/merchant-store.ts';
 import { TtlCache } from './ttl-cache.ts';
@@ -14,7 +18,12 @@ export interface AuthContext {
   keyKind: KeyKind | null;
   /** Checkout routes: the session whose reference authenticated the call, as read then (handlers start from it). */
   session?: Session;
+  /** Dashboard calls: the signed-in user (keyKind is then null). */
+  user?: DashboardUser;
 }
+
+/** A JWT-shaped bearer value (three base64url parts): a dashboard user's token rather than an API key. */
+export const isUserToken = (authorization: string | undefined): boolean => /^Bearer\s+[\w-]+\.[\w-]+\.[\w-]+\s*$/i.test(authorization ?? '');
 
 /**
  * Resolves an API key to its merchant and mode. Both lookups are cached for a short time (30 s by default),
@@ -29,6 +38,8 @@ export class Authenticator {
     private readonly merchantStore: MerchantStore,
     clock: Clock,
     ttlMs: number,
+    /** Dashboard users: without them, every user token is refused. */
+    private readonly userAccess?: { users: UserStore; tokens: UserTokenVerifier },
   ) {
     this.keys = new TtlCache(clock, ttlMs);
     this.merchants = new TtlCache(clock, ttlMs);
@@ -56,6 +67,22 @@ export class Authenticator {
     const merchant = await this.merchant(key.merchantId);
     if (!merchant) throw new AuthenticationError();
     return { merchant, mode: key.mode, keyKind: key.kind };
+  }
+
+  /**
+   * Resolves a dashboard user's token to the user, their merchant and the mode the call asks for (`Svc-Mode`, live by
+   * default). The user is read on every call, not cached: a removed user or a changed role counts at once.
+   * Throws InvalidTokenError for a token that is not valid or whose user is gone.
+   */
+  async authenticateUser(authorization: string | undefined, modeHeader: string | undefined): Promise<AuthContext & { user: DashboardUser }> {
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+    const claims = token && this.userAccess ? await this.userAccess.tokens.verify(token) : null;
+    const user = claims ? await this.userAccess!.users.get(claims.userId) : null;
+    const merchant = user ? await this.merchant(user.merchantId) : null;
+    if (!user || !merchant) throw new InvalidTokenError();
+    const mode = (modeHeader ?? '').trim().toLowerCase() || 'live';
+    if (mode !== 'test' && mode !== 'live') throw new ValidationError('The Svc-Mode header must be test or live.', 'Svc-Mode');
+    return { merchant, mode, keyKind: null, user };
   }
 
   /** The merchant, from the same short-lived cache as the keys' merchants. */

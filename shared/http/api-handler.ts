@@ -8,6 +8,8 @@ import { depsFromEnvironment, type Deps, type PartsFactory } from '../deps.ts';
 import { processTracer } from '../observability/tracer.ts';
 import { routes, type RouteId } from '../routes.ts';
 import type { ApiRequest, ApiResult } from './api-types.ts';
+import { REUSED_ROUTE_AUDIT } from '../dashboard/reused-route-audit.ts';
+import { auditUserChange } from './middlewares/audit-user-change.ts';
 import { authenticate } from './middlewares/authenticate.ts';
 import { authenticateCheckout } from './middlewares/authenticate-checkout.ts';
 import { errorResponse } from './middlewares/error-response.ts';
@@ -90,11 +92,13 @@ export function defineApiHandler<S extends RouteSchemas>(
       .use(httpHeaderNormalizer() as HttpMiddleware)
       .use(errorResponse(deps.logger) as HttpMiddleware);
     const caller = () => {
-      chain.use((route.auth === 'secret' ? authenticate(deps.authenticator, route) : authenticateCheckout(deps, route)) as HttpMiddleware);
+      chain.use((route.auth === 'checkout' ? authenticateCheckout(deps, route) : authenticate(deps.authenticator, route)) as HttpMiddleware);
       if (route.rateClass) chain.use(rateLimit(deps.rateLimits, deps.clock, route.rateClass, deps.metrics) as HttpMiddleware);
     };
     // A checkout caller is known only from the session reference in the validated input.
-    if (route.auth === 'secret') caller();
+    if (route.auth === 'secret' || route.auth === 'user') caller();
+    const audited = REUSED_ROUTE_AUDIT[routeId];
+    if (audited) chain.use(auditUserChange(deps.audit, deps.clock, audited));
     if (schemas.body) for (const m of jsonBody(deps.config.maxBodyBytes)) chain.use(m as HttpMiddleware);
     chain.use(validateInput(schemas) as HttpMiddleware);
     if (route.auth === 'checkout') caller();

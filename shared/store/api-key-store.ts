@@ -1,4 +1,5 @@
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { TransactItem } from './session-store.ts';
 import { createHash } from 'node:crypto';
 import type { Mode } from '../domain/session-state.ts';
 import { conditional, itemDoesNotExist, itemExists } from './conditions.ts';
@@ -40,6 +41,12 @@ export interface ApiKeyStore {
   create(record: ApiKeyRecord): Promise<void>;
   revoke(keyHash: string): Promise<ApiKeyRecord>;
   listForMerchant(merchantId: string): Promise<ApiKeyRecord[]>;
+  /** The Put of a new key, for a transaction (a rolled key: the new one, the old one's revocation, the audit entry). */
+  createItem(record: ApiKeyRecord): TransactItem;
+  /** The revocation of an active key, for a transaction; its condition fails when the key is no longer active. */
+  revokeItem(keyHash: string): TransactItem;
+  /** Writes the items in one transaction (ConditionFailedError when a condition failed). */
+  commit(items: TransactItem[]): Promise<void>;
 }
 
 const toRecord = (item: Record<string, unknown>): ApiKeyRecord => ({
@@ -53,6 +60,7 @@ const toRecord = (item: Record<string, unknown>): ApiKeyRecord => ({
 });
 
 export function createApiKeyStore(db: DynamoDBDocumentClient, tableName: string): ApiKeyStore {
+  const keyItem = (record: ApiKeyRecord) => ({ ...keys.apiKey(record.keyHash), ...keys.merchantKeys(record.merchantId, record.createdAt, record.keyHash), type: 'api_key', ...record });
   return {
     async get(keyHash) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.apiKey(keyHash) }));
@@ -63,12 +71,7 @@ export function createApiKeyStore(db: DynamoDBDocumentClient, tableName: string)
         db.send(
           new PutCommand({
             TableName: tableName,
-            Item: {
-              ...keys.apiKey(record.keyHash),
-              ...keys.merchantKeys(record.merchantId, record.createdAt, record.keyHash),
-              type: 'api_key',
-              ...record,
-            },
+            Item: keyItem(record),
             ConditionExpression: itemDoesNotExist,
           }),
         ),
@@ -89,6 +92,20 @@ export function createApiKeyStore(db: DynamoDBDocumentClient, tableName: string)
         ),
       );
       return toRecord(Attributes!);
+    },
+    createItem: (record) => ({ Put: { TableName: tableName, Item: keyItem(record), ConditionExpression: itemDoesNotExist } }),
+    revokeItem: (keyHash) => ({
+      Update: {
+        TableName: tableName,
+        Key: keys.apiKey(keyHash),
+        UpdateExpression: 'SET #status = :revoked',
+        ConditionExpression: '#status = :active',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':revoked': 'revoked', ':active': 'active' },
+      },
+    }),
+    async commit(items) {
+      await conditional(() => db.send(new TransactWriteCommand({ TransactItems: items })));
     },
     async listForMerchant(merchantId) {
       const entries = await queryIndexEntries(db, tableName, { partition: keys.merchantKeys(merchantId, '', '').gsi1pk, newestFirst: false });

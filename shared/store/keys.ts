@@ -62,6 +62,21 @@ export const keys = {
     gsi1pk: `MERCHANT#${merchantId}#${mode}#WEBHOOK_DELIVERIES`,
     gsi1sk: `${createdAt}#${deliveryId}`,
   }),
+  /** A dashboard user; listed per merchant through gsi1. */
+  user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' }),
+  merchantUsers: (merchantId: string, createdAt: string, userId: string) => ({ gsi1pk: `MERCHANT#${merchantId}#USERS`, gsi1sk: `${createdAt}#${userId}` }),
+  /** One per email across merchants: the uniqueness guard and the sign-in lookup. */
+  userEmail: (email: string) => ({ pk: `USER_EMAIL#${email}`, sk: 'USER_EMAIL' }),
+  /** The sandbox's password hash of a user (Cognito keeps them in AWS). */
+  localLogin: (userId: string) => ({ pk: `LOCAL_LOGIN#${userId}`, sk: 'LOCAL_LOGIN' }),
+  /** Failed sign-ins of one email (its SHA-256) in one lockout window; expires with the window. */
+  signInFailures: (emailHash: string, window: number) => ({ pk: `SIGNIN_FAILURES#${emailHash}#${window}`, sk: 'SIGNIN_FAILURES' }),
+  /** A merchant's audit log: one partition, sorted by time. */
+  auditEntry: (merchantId: string, at: string, id: string) => ({ pk: `AUDIT#${merchantId}`, sk: `${at}#${id}` }),
+  auditPartition: (merchantId: string) => `AUDIT#${merchantId}`,
+  /** A merchant's latest request to switch test mode on or off for a gateway. */
+  testModeRequest: (merchantId: string, gateway: string) => ({ pk: `MERCHANT#${merchantId}`, sk: `TEST_MODE_REQUEST#${gateway}` }),
+  testModeRequests: (requestedAt: string, merchantId: string, gateway: string) => ({ gsi1pk: 'TEST_MODE_REQUESTS', gsi1sk: `${requestedAt}#${merchantId}#${gateway}` }),
   /** The sandbox's stand-in for EventBridge Scheduler keeps its pending schedules here, found again at start. */
   localSchedule: (name: string) => ({ pk: `LOCAL_SCHEDULE#${name}`, sk: 'LOCAL_SCHEDULE' }),
   localSchedules: (fireAt: string, name: string) => ({ gsi1pk: 'LOCAL_SCHEDULES', gsi1sk: `${fireAt}#${name}` }),

@@ -7,6 +7,7 @@ import { DEFAULT_KEY_CACHE_TTL_MS, DEFAULT_MAX_BODY_BYTES } from '../../shared/c
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { createDeps, type PartsFactory } from '../../shared/deps.ts';
 import type { FunctionNeed } from '../../shared/function-needs.ts';
+import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 import { routes } from '../../shared/routes.ts';
 import { createDocumentClient } from '../../shared/store/dynamo-client.ts';
@@ -22,10 +23,11 @@ const FACTORIES = new Map<PartsFactory, string>([
   [queuesFromEnvironment, 'queues'],
   [schedulerFromEnvironment, 'scheduler'],
   [webhookHttpFromEnvironment, 'webhookHttp'],
+  [userDirectoryFromEnvironment, 'userDirectory'],
 ]);
 
 /** The factory each manifest need calls for: the stack grants the need, the factory uses it. */
-const FACTORY_OF_NEED: Record<FunctionNeed, string> = { secrets: 'crypto', cardNumbers: 'crypto', fingerprints: 'crypto', gateways: 'gateways' };
+const FACTORY_OF_NEED: Record<FunctionNeed, string> = { secrets: 'crypto', cardNumbers: 'crypto', fingerprints: 'crypto', gateways: 'gateways', userPool: 'userDirectory' };
 const NEED_FACTORIES = new Set(Object.values(FACTORY_OF_NEED));
 
 async function wiringOf(entry: string): Promise<string[]> {

@@ -1,13 +1,28 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { Authenticator } from '../../auth/authenticator.ts';
+import { isUserToken, type Authenticator } from '../../auth/authenticator.ts';
+import { InvalidTokenError } from '../../dashboard/errors.ts';
+import { roleAtLeast } from '../../dashboard/roles.ts';
 import { PermissionError } from '../../errors.ts';
 import type { RouteDefinition } from '../../routes.ts';
 import { requestState } from '../request-state.ts';
 
-/** Secret (sk_) and read-only (rk_) keys; a read-only key reaches only read routes. */
+/**
+ * Secret (sk_) and read-only (rk_) keys; a read-only key reaches only read routes. A dashboard user's token reaches
+ * the routes whose manifest entry names a `dashboard` role, when the user's role is at least that one (else 403).
+ */
 export function authenticate(authenticator: Authenticator, route: RouteDefinition): MiddlewareObj<APIGatewayProxyEvent> {
   const authenticateBefore = async (request: Request<APIGatewayProxyEvent>) => {
+    const required = route.dashboard;
+    if (required && (route.auth === 'user' || isUserToken(request.event.headers?.authorization))) {
+      const auth = await authenticator.authenticateUser(request.event.headers?.authorization, request.event.headers?.['svc-mode']);
+      if (!roleAtLeast(auth.user.role, required)) {
+        throw new PermissionError(`Your role (${auth.user.role}) cannot do this: it needs ${required} or above. Ask an admin of your account.`);
+      }
+      requestState(request.context).auth = auth;
+      return;
+    }
+    if (route.auth === 'user') throw new InvalidTokenError('This endpoint is for the dashboard: send a signed-in user token, not an API key.');
     const auth = await authenticator.authenticate(request.event.headers?.authorization, ['secret', 'restricted']);
     if (auth.keyKind === 'restricted' && route.access !== 'read') {
       throw new PermissionError('This key is read-only (rk_...). Use a secret key (sk_...) for this operation.');

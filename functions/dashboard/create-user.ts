@@ -1,0 +1,20 @@
+import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
+import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
+import { inviteUser } from '../../shared/dashboard/user-admin.ts';
+import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
+import { defineApiHandler } from '../../shared/http/api-handler.ts';
+import { CreatedUserSchema, CreateUserBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
+
+/** POST /v1/dashboard/users: invites a user; the user item and its audit entry are one transaction (inviteUser). */
+export const { build, handler, schemas, parts } = defineApiHandler(
+  'createDashboardUser',
+  { body: CreateUserBodySchema, responses: { success: { 201: CreatedUserSchema }, errors: { 409: 'user_exists: the email already has an account.' } } },
+  async (req, deps) => {
+    const actor = signedInUser(req.auth);
+    const invited = await inviteUser(deps, { merchantId: actor.merchantId, email: req.body.email, role: req.body.role, now: req.now }, (user) => [
+      deps.audit.entryPut(auditEntry(actor, req.now, 'user.invited', user.id, { email: user.email, role: user.role })),
+    ]);
+    return { statusCode: 201, body: invited };
+  },
+  { parts: [userDirectoryFromEnvironment] },
+);

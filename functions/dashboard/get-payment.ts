@@ -1,0 +1,32 @@
+import { toSessionResource } from '../../shared/domain/session.ts';
+import { toTransactionDetail } from '../../shared/domain/transaction.ts';
+import { NotFoundError } from '../../shared/errors.ts';
+import { defineApiHandler } from '../../shared/http/api-handler.ts';
+import { PaymentDetailSchema, PaymentReferenceParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
+
+/**
+ * GET /v1/dashboard/payments/{reference}: the session (null for a server-to-server charge) and every attempt with
+ * its bank code, Spanish reason, document and trace. A transaction of a session answers its session. Read only:
+ * a pending attempt is shown as stored (GET /v1/transactions/{reference} settles it).
+ */
+export const { build, handler, schemas, parts } = defineApiHandler(
+  'getDashboardPayment',
+  { params: PaymentReferenceParamsSchema, responses: { success: { 200: PaymentDetailSchema }, errors: { 404: 'resource_missing' } } },
+  async (req, deps) => {
+    const mine = <T extends { merchantId: string; mode: string }>(item: T | null): T | null => (item && item.merchantId === req.auth.merchant.id && item.mode === req.auth.mode ? item : null);
+    let reference = req.params.reference;
+    if (reference.startsWith('txn_')) {
+      const transaction = mine(await deps.transactions.get(reference));
+      if (!transaction) throw new NotFoundError('payment', 'reference');
+      if (!transaction.sessionReference) return { statusCode: 200, body: { session: null, transactions: [toTransactionDetail(transaction)] } };
+      reference = transaction.sessionReference;
+    }
+    const session = mine(await deps.sessions.get(reference));
+    if (!session) throw new NotFoundError('payment', 'reference');
+    const attempts = await Promise.all((session.transactionReferences ?? []).map((r) => deps.transactions.get(r)));
+    return {
+      statusCode: 200,
+      body: { session: toSessionResource(session, req.now, deps.config.checkoutBaseUrl), transactions: attempts.flatMap((t) => (t ? [toTransactionDetail(t)] : [])) },
+    };
+  },
+);

@@ -1,0 +1,8 @@
+import { defineApiHandler } from '../../shared/http/api-handler.ts';
+import { UserListSchema } from '../../shared/schemas/dashboard-schemas.ts';
+
+/** GET /v1/dashboard/users: the merchant's users, oldest first. */
+export const { build, handler, schemas, parts } = defineApiHandler('listDashboardUsers', { responses: { success: { 200: UserListSchema } } }, async (req, deps) => ({
+  statusCode: 200,
+  body: { data: await deps.users.listForMerchant(req.auth.merchant.id) },
+}));

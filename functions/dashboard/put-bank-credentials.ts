@@ -1,0 +1,25 @@
+import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
+import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
+import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
+import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import { defineApiHandler } from '../../shared/http/api-handler.ts';
+import { BankCredentialsBodySchema, GatewayParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
+import * as z from 'zod';
+
+const LoadedSchema = z.object({ gateway: z.string(), loaded: z.literal(true) });
+
+/**
+ * PUT /v1/dashboard/bank-credentials/{gateway}: sealed and stored as the admin CLI does (write-only: no route
+ * answers them). The audit entry, without the credentials, follows the sealed write (its own transaction).
+ */
+export const { build, handler, schemas, parts } = defineApiHandler(
+  'putDashboardBankCredentials',
+  { params: GatewayParamsSchema, body: BankCredentialsBodySchema, responses: { success: { 200: LoadedSchema } } },
+  async (req, deps) => {
+    const actor = signedInUser(req.auth);
+    await loadBankCredentials(deps, actor.merchantId, req.params.gateway, JSON.stringify(req.body));
+    await deps.audit.record(auditEntry(actor, req.now, 'bank_credentials.loaded', req.params.gateway));
+    return { statusCode: 200, body: { gateway: req.params.gateway, loaded: true as const } };
+  },
+  { parts: [cryptoFromEnvironment] },
+);

@@ -1,0 +1,24 @@
+import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
+import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
+import { defineApiHandler } from '../../shared/http/api-handler.ts';
+import { KeyIdParamsSchema, KeyResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { ConditionFailedError } from '../../shared/store/conditions.ts';
+import { findKey, toKeySummary } from './key-access.ts';
+
+/** POST /v1/dashboard/keys/{id}/revoke: revocation and audit entry in one transaction; a revoked key answers as it is. */
+export const { build, handler, schemas, parts } = defineApiHandler(
+  'revokeDashboardKey',
+  { params: KeyIdParamsSchema, responses: { success: { 200: KeyResultSchema }, errors: { 404: 'resource_missing' } } },
+  async (req, deps) => {
+    const actor = signedInUser(req.auth);
+    const key = await findKey(deps, actor.merchantId, req.params.id);
+    const entry = auditEntry(actor, req.now, 'key.revoked', key.keyHash, { kind: key.kind, mode: key.mode, key: key.hint });
+    try {
+      await deps.apiKeys.commit([deps.apiKeys.revokeItem(key.keyHash), deps.audit.entryPut(entry)]);
+    } catch (error) {
+      // Already revoked: nothing changed, nothing to record.
+      if (!(error instanceof ConditionFailedError)) throw error;
+    }
+    return { statusCode: 200, body: { key: { ...toKeySummary(key), status: 'revoked' as const } } };
+  },
+);

@@ -1,0 +1,22 @@
+/**
+ * What the sign-in routes answer for a directory's result: a token with its user, a challenge, or the one refusal
+ * that never says whether the email has an account.
+ */
+import type { Deps } from '../../shared/deps.ts';
+import { InvalidCredentialsError } from '../../shared/dashboard/errors.ts';
+import type { SignInResult } from '../../shared/dashboard/user-directory.ts';
+import type { ApiResult } from '../../shared/http/api-types.ts';
+
+/** `email`: the failure count to add to on a refusal, or to clear on success (null: a challenge's answer). */
+export async function signInAnswer(deps: Deps, result: SignInResult, email: string | null, now: number): Promise<ApiResult> {
+  if (result.kind === 'refused') {
+    if (email) await deps.users.addSignInFailure(email, now);
+    throw new InvalidCredentialsError();
+  }
+  if (result.kind === 'challenge') return { statusCode: 200, body: { challenge: result.challenge, challengeSession: result.challengeSession } };
+  const user = await deps.users.get(result.userId);
+  // A login whose user item is gone (removed meanwhile) signs nobody in.
+  if (!user) throw new InvalidCredentialsError();
+  await deps.users.clearSignInFailures(user.email, now);
+  return { statusCode: 200, body: { token: result.token, expiresAt: result.expiresAt, user }, headers: { 'Cache-Control': 'no-store' } };
+}

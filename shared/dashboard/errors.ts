@@ -1,0 +1,36 @@
+/**
+ * The dashboard's API errors, rendered like every other in the one JSON error shape (shared/errors.ts).
+ */
+import { ApiError, ConflictError } from '../errors.ts';
+
+/** A user token missing, malformed, expired, not ours, or of a user since removed: sign in again. */
+export class InvalidTokenError extends ApiError {
+  constructor(message = 'Invalid or expired sign-in. Sign in again.') {
+    super(401, 'invalid_token', message);
+    this.name = 'InvalidTokenError';
+  }
+}
+
+/** Wrong password or no such account: the two are never told apart. */
+export class InvalidCredentialsError extends ApiError {
+  constructor() {
+    super(401, 'invalid_credentials', 'Incorrect email or password.');
+    this.name = 'InvalidCredentialsError';
+  }
+}
+
+/** Too many failed sign-ins for this email: it is locked until the window ends. */
+export class SignInLockedError extends ApiError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'too_many_sign_in_attempts', 'Too many failed sign-in attempts. Try again later.', { headers: { 'Retry-After': String(retryAfterSeconds) } });
+    this.name = 'SignInLockedError';
+  }
+}
+
+/** The change would leave the merchant without an admin. */
+export class LastAdminError extends ConflictError {
+  constructor() {
+    super('last_admin', 'The merchant must keep at least one admin: make another user admin first.');
+    this.name = 'LastAdminError';
+  }
+}

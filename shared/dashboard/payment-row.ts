@@ -1,0 +1,73 @@
+/**
+ * One line of the dashboard's payments list: a checkout session (with its latest attempt's card) or a
+ * server-to-server charge. Pure: no I/O.
+ */
+import type { Session } from '../domain/session.ts';
+import type { Transaction } from '../domain/transaction.ts';
+
+export interface PaymentRow {
+  kind: 'session' | 'charge';
+  reference: string;
+  sessionReference: string | null;
+  transactionReference: string | null;
+  customerRef: string | null;
+  lastFour: string | null;
+  brand: string | null;
+  amountMinor: number;
+  currency: string;
+  status: string;
+  test: boolean;
+  createdAt: string;
+}
+
+export interface PaymentFilters {
+  /** A customerRef (references are looked up directly, not filtered). */
+  customerRef?: string;
+  lastFour?: string;
+  status?: string;
+  currency?: string;
+}
+
+/** A session's row; `status` is the session's status as the API shows it (an expired-but-unclosed one is expired). */
+export function sessionRow(session: Session, status: string): PaymentRow {
+  const last = session.lastTransaction as { reference: string; card?: { brand: string; lastFour: string } | null } | null;
+  return {
+    kind: 'session',
+    reference: session.reference,
+    sessionReference: session.reference,
+    transactionReference: last?.reference ?? null,
+    customerRef: session.customerRef,
+    lastFour: last?.card?.lastFour ?? null,
+    brand: last?.card?.brand ?? null,
+    amountMinor: session.amountMinor,
+    currency: session.currency,
+    status,
+    test: session.mode === 'test',
+    createdAt: session.createdAt,
+  };
+}
+
+/** A server-to-server charge's row; its customer is the stored card's. */
+export function chargeRow(transaction: Transaction, customerRef: string | null): PaymentRow {
+  return {
+    kind: 'charge',
+    reference: transaction.reference,
+    sessionReference: null,
+    transactionReference: transaction.reference,
+    customerRef,
+    lastFour: transaction.card?.lastFour ?? null,
+    brand: transaction.card?.brand ?? null,
+    amountMinor: transaction.amountMinor,
+    currency: transaction.currency,
+    status: transaction.status,
+    test: transaction.mode === 'test',
+    createdAt: transaction.createdAt,
+  };
+}
+
+/** Whether the row passes every filter given. */
+export const matchesFilters = (row: PaymentRow, f: PaymentFilters): boolean =>
+  (!f.customerRef || row.customerRef === f.customerRef) &&
+  (!f.lastFour || row.lastFour === f.lastFour) &&
+  (!f.status || row.status === f.status) &&
+  (!f.currency || row.currency === f.currency);

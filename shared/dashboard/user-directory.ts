@@ -1,0 +1,38 @@
+/**
+ * The user directory: who may sign in, with which password, and the tokens it issues. One port, two adapters:
+ * Amazon Cognito in AWS (cognito-user-directory.ts) and the sandbox's own (local-user-directory.ts). The table's
+ * user items (shared/store/user-store.ts) hold merchant and role in both; the directory holds credentials only.
+ */
+
+/** What a verified token says: the user (usr_…, our id) and when the token stops being valid. */
+export interface TokenClaims {
+  userId: string;
+  email: string;
+  expiresAt: string;
+}
+
+/** A token, or a step the user must take first (a code from their authenticator app, a new password). */
+export type SignInResult =
+  | { kind: 'token'; token: string; expiresAt: string; userId: string }
+  | { kind: 'challenge'; challenge: 'mfa' | 'new_password'; challengeSession: string }
+  | { kind: 'refused' };
+
+/** Verifies user tokens; every function whose routes accept one has it. */
+export interface UserTokenVerifier {
+  /** The claims of a valid token, or null for any token not issued by us, altered or expired. */
+  verify(token: string): Promise<TokenClaims | null>;
+}
+
+export interface UserDirectory extends UserTokenVerifier {
+  /** Email and password. `refused` for a wrong password and for an unknown email alike. */
+  signIn(email: string, password: string): Promise<SignInResult>;
+  /** Answers a challenge of signIn with the code (mfa) or the new password (new_password). */
+  respond(challengeSession: string, answer: string): Promise<SignInResult>;
+  /**
+   * Lets a new user sign in. The sandbox answers a temporary password (shown once; changed at first sign-in);
+   * Cognito emails the invitation and answers none.
+   */
+  createLogin(user: { id: string; email: string }): Promise<{ temporaryPassword?: string }>;
+  /** The user can no longer sign in (their table item is removed as well, so their tokens stop working). */
+  removeLogin(userId: string): Promise<void>;
+}

@@ -1,0 +1,32 @@
+import type { MiddlewareObj, Request } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { auditEntry, type AuditAction } from '../../dashboard/audit-entry.ts';
+import type { Clock } from '../../clock.ts';
+import type { AuditStore } from '../../store/audit-store.ts';
+import { requestState } from '../request-state.ts';
+
+/** What a reused /v1 write route records when a dashboard user calls it: the action and where its target is. */
+export interface ReusedRouteAudit {
+  action: AuditAction;
+  /** The path parameter naming the target; absent: the `id` of the answer (a created endpoint). */
+  param?: string;
+  /** Query parameters worth keeping (the sample event's type). */
+  query?: readonly string[];
+}
+
+/**
+ * Records a dashboard user's change made through a reused /v1 route (the routes under /v1/dashboard record their
+ * own, in the transaction of the change). Written right after the change succeeded, not in its transaction: these
+ * handlers are shared with API-key callers, which have no user to record. A failed change records nothing.
+ */
+export function auditUserChange(audit: AuditStore, clock: Clock, what: ReusedRouteAudit): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  const auditUserChangeAfter = async (request: Request<APIGatewayProxyEvent, APIGatewayProxyResult>) => {
+    const user = requestState(request.context).auth?.user;
+    const response = request.response;
+    if (!user || !response || response.statusCode >= 300) return;
+    const target = what.param ? request.event.pathParameters?.[what.param] : (JSON.parse(response.body) as { id?: string }).id;
+    const detail = Object.fromEntries((what.query ?? []).flatMap((name) => (request.event.queryStringParameters?.[name] ? [[name, request.event.queryStringParameters[name]]] : [])));
+    await audit.record(auditEntry(user, clock.now(), what.action, target ?? '', detail));
+  };
+  return { after: auditUserChangeAfter, name: 'auditUserChange' };
+}

@@ -1,0 +1,127 @@
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import type { DashboardUser } from '../dashboard/dashboard-user.ts';
+import type { Role } from '../dashboard/roles.ts';
+import { LOCKOUT_WINDOW_MS, lockoutWindow } from '../dashboard/sign-in-lockout.ts';
+import { conditional, itemDoesNotExist, itemExists } from './conditions.ts';
+import { batchGetItems, itemKeyOf, queryIndexEntries } from './index-queries.ts';
+import { keys } from './keys.ts';
+import type { TransactItem } from './session-store.ts';
+
+/**
+ * Dashboard users of every merchant, and the sign-in failure counts. Each change takes `alsoWrite` items (the audit
+ * entry) written in the same transaction.
+ */
+export interface UserStore {
+  get(userId: string): Promise<DashboardUser | null>;
+  getByEmail(email: string): Promise<DashboardUser | null>;
+  /** Oldest first. */
+  listForMerchant(merchantId: string): Promise<DashboardUser[]>;
+  /** ConditionFailedError when the email already has an account (of any merchant) or the id is taken. */
+  create(user: DashboardUser, alsoWrite?: TransactItem[]): Promise<void>;
+  /** ConditionFailedError when there is no such user. */
+  updateRole(userId: string, role: Role, alsoWrite?: TransactItem[]): Promise<DashboardUser>;
+  /** Removes the user and frees the email; ConditionFailedError when there is no such user. */
+  remove(user: DashboardUser, alsoWrite?: TransactItem[]): Promise<void>;
+  /** Failed sign-ins of this email in the current lockout window. */
+  signInFailures(email: string, now: number): Promise<number>;
+  /** Counts one more failure (atomic); answers the new count. */
+  addSignInFailure(email: string, now: number): Promise<number>;
+  /** A successful sign-in forgets the window's failures. */
+  clearSignInFailures(email: string, now: number): Promise<void>;
+}
+
+const toUser = (item: Record<string, unknown>): DashboardUser => ({
+  id: item.id as string,
+  email: item.email as string,
+  role: item.role as Role,
+  merchantId: item.merchantId as string,
+  createdAt: item.createdAt as string,
+});
+
+/** The email is not stored in the failure count's key in clear: the count outlives no account, but keys show in metrics. */
+const emailHash = (email: string): string => createHash('sha256').update(email).digest('hex');
+
+export function createUserStore(db: DynamoDBDocumentClient, tableName: string): UserStore {
+  const failuresKey = (email: string, now: number) => keys.signInFailures(emailHash(email), lockoutWindow(now));
+  const store: UserStore = {
+    async get(userId) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.user(userId), ConsistentRead: true }));
+      return Item ? toUser(Item) : null;
+    },
+    async getByEmail(email) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.userEmail(email) }));
+      return Item ? store.get(Item.userId as string) : null;
+    },
+    async listForMerchant(merchantId) {
+      const entries = await queryIndexEntries(db, tableName, { partition: keys.merchantUsers(merchantId, '', '').gsi1pk, newestFirst: false });
+      return (await batchGetItems(db, tableName, entries.map(itemKeyOf))).map(toUser);
+    },
+    async create(user, alsoWrite = []) {
+      await conditional(() =>
+        db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: tableName,
+                  Item: { ...keys.user(user.id), ...keys.merchantUsers(user.merchantId, user.createdAt, user.id), type: 'user', ...user },
+                  ConditionExpression: itemDoesNotExist,
+                },
+              },
+              { Put: { TableName: tableName, Item: { ...keys.userEmail(user.email), type: 'user_email', userId: user.id }, ConditionExpression: itemDoesNotExist } },
+              ...alsoWrite,
+            ],
+          }),
+        ),
+      );
+    },
+    async updateRole(userId, role, alsoWrite = []) {
+      const update = {
+        TableName: tableName,
+        Key: keys.user(userId),
+        UpdateExpression: 'SET #role = :role',
+        ExpressionAttributeNames: { '#role': 'role' },
+        ExpressionAttributeValues: { ':role': role },
+        ConditionExpression: itemExists,
+      };
+      await conditional(() => db.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...alsoWrite] })));
+      const user = await store.get(userId);
+      return user!;
+    },
+    async remove(user, alsoWrite = []) {
+      await conditional(() =>
+        db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Delete: { TableName: tableName, Key: keys.user(user.id), ConditionExpression: itemExists } },
+              { Delete: { TableName: tableName, Key: keys.userEmail(user.email) } },
+              ...alsoWrite,
+            ],
+          }),
+        ),
+      );
+    },
+    async signInFailures(email, now) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: failuresKey(email, now), ConsistentRead: true }));
+      return (Item?.failures as number | undefined) ?? 0;
+    },
+    async addSignInFailure(email, now) {
+      const { Attributes } = await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: failuresKey(email, now),
+          UpdateExpression: 'ADD failures :one SET #type = :type, #ttl = :ttl',
+          ExpressionAttributeNames: { '#type': 'type', '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':one': 1, ':type': 'sign_in_failures', ':ttl': Math.ceil((now + 2 * LOCKOUT_WINDOW_MS) / 1000) },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes!.failures as number;
+    },
+    async clearSignInFailures(email, now) {
+      await db.send(new DeleteCommand({ TableName: tableName, Key: failuresKey(email, now) }));
+    },
+  };
+  return store;
+}

@@ -1,0 +1,38 @@
+/**
+ * Dashboard users for the API tests: made as the CLI makes them (inviteUser), given a known password, and signed in
+ * through the API like the dashboard page.
+ */
+import { expect } from 'vitest';
+import type { Role } from '../../../shared/dashboard/roles.ts';
+import { inviteUser } from '../../../shared/dashboard/user-admin.ts';
+import type { TestSandbox } from '../../support/sandbox.ts';
+
+export const TEST_PASSWORD = 'Correct-Horse-42';
+
+let counter = 0;
+/** An email no other test uses (the table is shared by the run). */
+export const uniqueEmail = (label: string): string => `${label}-${process.pid}-${Date.now()}-${++counter}@example.com`;
+
+export interface SignedIn {
+  userId: string;
+  email: string;
+  token: string;
+  /** A request with this user's token (and Svc-Mode when given). */
+  request(method: string, path: string, options?: { body?: unknown; mode?: 'test' | 'live'; headers?: Record<string, string> }): ReturnType<TestSandbox['request']>;
+}
+
+/** A user of `merchantId` with `role` and TEST_PASSWORD, signed in. */
+export async function signedInUser(sandbox: TestSandbox, merchantId: string, role: Role): Promise<SignedIn> {
+  const { user } = await inviteUser(sandbox.deps, { merchantId, email: uniqueEmail(role), role, now: sandbox.clock.now() });
+  await sandbox.userDirectory.setPassword(user.id, TEST_PASSWORD);
+  const res = await sandbox.request('POST', '/v1/dashboard/auth/sign-in', { body: { email: user.email, password: TEST_PASSWORD } });
+  expect(res.status, res.text).toBe(200);
+  const token = res.body.token as string;
+  return {
+    userId: user.id,
+    email: user.email,
+    token,
+    request: (method, path, { body, mode, headers = {} } = {}) =>
+      sandbox.request(method, path, { body, headers: { authorization: `Bearer ${token}`, ...(mode && { 'svc-mode': mode }), ...headers } }),
+  };
+}
