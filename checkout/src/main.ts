@@ -7,16 +7,16 @@
 import type { ClosedReason } from '../../shared/domain/session-state.ts';
 import { chargeCard, confirmOtp, getCheckoutSession, type ApiAnswer, type ChargeResult, type CheckoutSession } from './checkout-api.ts';
 import { byId, show } from './dom.ts';
-import { APPROVED_NO_RETURN, APPROVED_REDIRECT, CLOSED_TEXTS, CLOSED_TITLES, payLabel, REFUSALS, REQUEST_PROBLEMS } from './messages.ts';
+import { ALREADY_PAID_TEXT, ALREADY_PAID_TITLE, APPROVED_NO_RETURN, APPROVED_TEXT, CLOSED_TEXTS, CLOSED_TITLES, payLabel, REFUSALS, REQUEST_PROBLEMS } from './messages.ts';
 import { formatAmount } from './money.ts';
 import { OtpForm } from './otp-form.ts';
 import { PaymentForm } from './payment-form.ts';
+import { renderReceipt } from './receipt.ts';
+import { ReturnRedirect } from './return-redirect.ts';
 import { ServerClock } from './server-clock.ts';
 import { POLL_MS, SessionPoller, WAITING_POLL_MS } from './session-poller.ts';
 import { SessionSummary } from './session-summary.ts';
 
-/** Long enough to read "approved" before leaving. */
-const REDIRECT_DELAY_MS = 1500;
 /** A repeat of a charge still running (409 idempotency_in_progress) is retried with the same key this many times. */
 const IN_PROGRESS_RETRIES = 10;
 
@@ -30,9 +30,14 @@ const summary = new SessionSummary(clock, timeUp);
 const poller = new SessionPoller(refresh, () => (view === 'waiting' ? WAITING_POLL_MS : POLL_MS));
 const payment = new PaymentForm();
 const otp = new OtpForm();
+const returnRedirect = new ReturnRedirect();
 
 let view: View = 'loading';
 let configured = false;
+/** The session as last read: the receipt names its merchant, description and mode. */
+let current: CheckoutSession | null = null;
+/** Why the last attempt was rejected: kept for the closing screen when it was the last one allowed. */
+let lastDeclineReason: string | null = null;
 /** A charge or OTP request is on its way: polls wait, and a second submit is ignored. */
 let inFlight = false;
 let reading = false;
@@ -46,6 +51,8 @@ function showView(next: View): void {
   const waitingStarts = next === 'waiting' && view !== 'waiting';
   view = next;
   for (const [name, id] of Object.entries(VIEW_ELEMENTS)) show(byId(id), name === next);
+  // The note about card data belongs under the card form only.
+  show(byId('secure-note'), next === 'pay');
   // The bank's answer is due within seconds: the next read comes at the waiting interval, not the usual one.
   if (waitingStarts) poller.schedule();
   if (FINAL_VIEWS.has(next)) {
@@ -54,24 +61,34 @@ function showView(next: View): void {
   }
 }
 
-function showClosed(reason: ClosedReason | 'completed' | 'not_found'): void {
+function showClosed(reason: ClosedReason | 'completed' | 'not_found', declineReason: string | null = null): void {
   if (view === 'approved') return;
   byId('closed-title').textContent = CLOSED_TITLES[reason];
   byId('closed-text').textContent = CLOSED_TEXTS[reason];
+  // Attempts ran out: the buyer still learns why the last one failed.
+  const why = reason === 'max_failures_reached' ? (declineReason ?? lastDeclineReason) : null;
+  byId('closed-reason-text').textContent = why ?? '';
+  show(byId('closed-reason'), why !== null);
   const changed = view !== 'closed';
   showView('closed');
   if (changed) byId('closed-title').focus();
 }
 
-function showApproved(returnUrl: string | null): void {
+/**
+ * The receipt of the approved payment. Just paid here: back to the shop after a countdown the buyer can stop (or
+ * at once with the link). Opened on a session paid before: the receipt alone, nothing moves.
+ */
+function showApproved(transaction: ChargeResult['transaction'], returnUrl: string | null, { paidBefore = false } = {}): void {
+  if (current) renderReceipt(transaction, current, current.merchant.businessName);
   const target = safeReturnUrl(returnUrl);
-  byId('approved-text').textContent = target ? APPROVED_REDIRECT : APPROVED_NO_RETURN;
+  byId('approved-title').textContent = paidBefore ? ALREADY_PAID_TITLE : '¡Pago aprobado!';
+  byId('approved-text').textContent = paidBefore ? ALREADY_PAID_TEXT : target ? APPROVED_TEXT : APPROVED_NO_RETURN;
   const link = byId<HTMLAnchorElement>('approved-return');
   if (target) link.href = target;
   show(link, Boolean(target));
   showView('approved');
   byId('approved-title').focus();
-  if (target) window.setTimeout(() => location.assign(target), REDIRECT_DELAY_MS);
+  if (target && !paidBefore) returnRedirect.start(target);
 }
 
 /** Only web addresses: a javascript: or data: returnUrl must never run in the checkout's origin. */
@@ -95,6 +112,7 @@ function showOtp(transactionReference: string, entriesRemaining: number | null):
 /** Brings the page in line with the session as the server sees it now. */
 function applySession(session: CheckoutSession, serverNow: number | null): void {
   if (serverNow !== null) clock.sync(serverNow);
+  current = session;
   summary.render(session);
   if (!configured) {
     payment.configure(session, payLabel(formatAmount(session.amountMinor, session.currency)));
@@ -103,11 +121,14 @@ function applySession(session: CheckoutSession, serverNow: number | null): void 
   payment.showLastAttemptWarning(session.lastAttemptWarning);
   if (FINAL_VIEWS.has(view)) return;
   switch (session.status) {
-    case 'completed':
+    case 'completed': {
+      const paid = session.lastTransaction?.status === 'approved' ? session.lastTransaction : null;
+      if (!paid) return showClosed('completed');
       // The attempt this page was waiting for (the bank answered late) was approved: the buyer's own payment.
-      return view === 'waiting' ? showApproved(session.returnUrl) : showClosed('completed');
+      return showApproved(paid, session.returnUrl, { paidBefore: view !== 'waiting' });
+    }
     case 'expired':
-      return showClosed(session.closedReason ?? 'expired');
+      return showClosed(session.closedReason ?? 'expired', session.lastTransaction?.declineReason ?? null);
     case 'otp_requested':
       if (session.lastTransaction) showOtp(session.lastTransaction.reference, null);
       break;
@@ -120,7 +141,7 @@ function applySession(session: CheckoutSession, serverNow: number | null): void 
         const wasWaiting = view !== 'loading';
         showView('pay');
         // The attempt the page was waiting for ended rejected: say why.
-        if (wasWaiting && session.lastTransaction?.declineReason) payment.declined(session.lastTransaction.declineReason);
+        if (wasWaiting && session.lastTransaction?.declineReason) declined(session.lastTransaction.declineReason);
       }
   }
   if (!FINAL_VIEWS.has(view)) summary.startCountdown();
@@ -162,14 +183,19 @@ async function send<T>(request: () => Promise<ApiAnswer<T>>): Promise<ApiAnswer<
 /** What a charge or OTP answer means for the page. */
 function applyResult(result: ChargeResult): void {
   const { transaction, session, nextAction } = result;
-  if (transaction.status === 'approved') return showApproved(session.returnUrl);
+  if (transaction.status === 'approved') return showApproved(transaction, session.returnUrl);
   if (nextAction?.type === 'otp') return showOtp(transaction.reference, nextAction.entriesRemaining);
   if (transaction.status === 'pending') return showView('waiting');
-  if (session.status === 'expired') return showClosed(session.closedReason ?? 'expired');
+  if (session.status === 'expired') return showClosed(session.closedReason ?? 'expired', transaction.declineReason);
   // Declined or failed with attempts left (an OTP step that ended declined included): back to the form.
   showView('pay');
   payment.showLastAttemptWarning(session.attemptsRemaining === 1);
-  payment.declined(transaction.declineReason ?? REQUEST_PROBLEMS.unavailable);
+  declined(transaction.declineReason ?? REQUEST_PROBLEMS.unavailable);
+}
+
+function declined(reason: string): void {
+  lastDeclineReason = reason;
+  payment.declined(reason);
 }
 
 /** A request that did not become a result: closed sessions are shown closed; the rest is explained in place. */
@@ -224,6 +250,11 @@ function start(): void {
   payment.form.addEventListener('submit', (event) => void submitPayment(event));
   payment.form.addEventListener('input', () => (chargeKey = null));
   otp.form.addEventListener('submit', (event) => void submitOtp(event));
+  byId('print-receipt').addEventListener('click', () => {
+    // The print dialog takes as long as it takes: the page must not leave under it.
+    returnRedirect.stop();
+    window.print();
+  });
   if (!/^cs_[0-9A-Za-z]{1,64}$/.test(reference)) return showClosed('not_found');
   poller.start();
 }

@@ -59,5 +59,11 @@ export function otpEntriesLeft(entries: number | null): string {
 export const payLabel = (amount: string): string => `Pagar ${amount}`;
 export const PROCESSING_LABEL = 'Procesando el pago…';
 export const storedCardLabel = (brand: string, lastFour: string): string => `${brand} terminada en ${lastFour}`;
-export const APPROVED_REDIRECT = 'Te estamos llevando de vuelta a la tienda…';
-export const APPROVED_NO_RETURN = 'Ya puedes cerrar esta página.';
+export const APPROVED_TEXT = 'Guarda o imprime este comprobante.';
+export const APPROVED_NO_RETURN = 'Guarda o imprime este comprobante; después puedes cerrar esta página.';
+export const ALREADY_PAID_TITLE = 'Este pago ya fue realizado';
+export const ALREADY_PAID_TEXT = 'No hace falta que pagues de nuevo. Este es el comprobante.';
+export const redirectIn = (seconds: number): string =>
+  seconds === 1 ? 'Te llevaremos de vuelta a la tienda en 1 segundo.' : `Te llevaremos de vuelta a la tienda en ${seconds} segundos.`;
+export const REDIRECT_STOPPED = 'Te quedas en esta página. Vuelve a la tienda cuando quieras.';
+export const pageTitle = (businessName: string): string => `Pago a ${businessName}`;

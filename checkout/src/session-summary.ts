@@ -1,9 +1,10 @@
 /**
- * The top of the page: what is being paid (amount, description), test mode, and the time left to pay, counted
- * down on the server's clock.
+ * The top of the page: whom the buyer pays (business name and logo), what is being paid (amount, description), test
+ * mode, and the time left to pay, counted down on the server's clock. It stays on every state of the page.
  */
 import type { CheckoutSession } from './checkout-api.ts';
 import { byId, show } from './dom.ts';
+import { pageTitle } from './messages.ts';
 import { formatAmount } from './money.ts';
 import { formatRemaining, type ServerClock } from './server-clock.ts';
 
@@ -11,6 +12,7 @@ export class SessionSummary {
   private expiresAt: number | null = null;
   private timer: number | undefined;
   private timeUpSignalled = false;
+  private logoFailed = false;
 
   constructor(
     private readonly clock: ServerClock,
@@ -19,6 +21,7 @@ export class SessionSummary {
   ) {}
 
   render(session: CheckoutSession): void {
+    this.renderMerchant(session.merchant);
     byId('amount').textContent = formatAmount(session.amountMinor, session.currency);
     show(byId('amount-line'));
     const description = byId('description');
@@ -26,6 +29,23 @@ export class SessionSummary {
     show(description, Boolean(session.description));
     show(byId('test-banner'), session.test);
     this.expiresAt = Date.parse(session.expiresAt);
+  }
+
+  private renderMerchant({ businessName, logoUrl }: CheckoutSession['merchant']): void {
+    byId('merchant-name').textContent = businessName;
+    document.title = pageTitle(businessName);
+    show(byId('merchant'));
+    const logo = byId<HTMLImageElement>('merchant-logo');
+    if (logoUrl && logo.getAttribute('src') !== logoUrl) {
+      this.logoFailed = false;
+      // The name beside it says the same: the image is decorative (alt=""); a logo that fails to load is hidden.
+      logo.onerror = () => {
+        this.logoFailed = true;
+        show(logo, false);
+      };
+      logo.src = logoUrl;
+    }
+    show(logo, Boolean(logoUrl) && !this.logoFailed);
   }
 
   /** Whether expiresAt has passed on the server's clock: a 410 then means expired by time, else closed by the merchant. */

@@ -1,31 +1,44 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accessibilityViolations,
+  backToShop,
+  BROWSER_TEST_TIMEOUT,
+  BUSINESS_NAME,
   DESKTOP,
   fillCard,
+  merchantShown,
   OTP_CODE,
   PHONE,
   RETURN_URL,
   screenshot,
   startCheckoutHarness,
   TEST_CARDS,
+  WAIT,
+  WAIT_MS,
   type CheckoutHarness,
 } from './support/checkout-browser.ts';
 
-/** The stored-card flow needs the vault's API (issue 4): it runs as soon as GET /v1/cards exists. */
+const BRANDED = { name: BUSINESS_NAME, logo: 'loaded' };
 
-describe('checkout page: paying', () => {
+describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
   let harness: CheckoutHarness;
   beforeAll(async () => {
     harness = await startCheckoutHarness();
-  });
+  }, 120_000);
   afterAll(() => harness?.close());
 
   it('pays with an approved card on a desktop, in Spanish, and lands on returnUrl; card data goes only to the charge API', async () => {
     const session = await harness.createSession({ prefill: { cardholderName: 'María Pérez', documentType: 'V', documentId: '12.345.678' } });
     const { page, requests, console } = await harness.open(session.checkoutUrl, DESKTOP);
 
-    await expect.poll(() => page.locator('#amount').textContent()).toMatch(/1\.250,50/);
+    // The page's first read: on a busy machine the first load alone can take seconds.
+    await expect.poll(() => page.locator('#amount').textContent(), WAIT).toMatch(/1\.250,50/);
+    // Today's bolívar symbol, whatever the browser's locale data says (it still has Bs.S, 2018-2021).
+    expect(await page.locator('#amount').textContent()).toMatch(/^Bs\.\s1\.250,50$/);
+    expect(await page.getByRole('button', { name: /^Pagar/ }).textContent()).toMatch(/^Pagar Bs\.\s1\.250,50$/);
+    expect(await merchantShown(page)).toEqual(BRANDED);
+    expect(await page.title()).toBe(`Pago a ${BUSINESS_NAME}`);
+    expect(await page.locator('#secure-note').isVisible()).toBe(true);
     expect(await page.locator('#description').textContent()).toBe('Pedido 42: dos cafés y un pan de jamón');
     expect(await page.locator('#countdown-value').textContent()).toMatch(/^[45]:\d\d$/);
     // The prefill is a suggestion the buyer can change: it is what the fields hold, and what is sent is what they hold after.
@@ -42,8 +55,14 @@ describe('checkout page: paying', () => {
     await page.getByRole('button', { name: /^Pagar/ }).click();
 
     await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor();
+    expect(await merchantShown(page)).toEqual(BRANDED);
+    expect(await page.locator('#secure-note').isHidden()).toBe(true);
+    expect(await page.locator('#receipt-card').textContent()).toBe('Visa terminada en 1111');
+    expect(await page.locator('#redirect-text').textContent()).toMatch(/^Te llevaremos de vuelta a la tienda en \d+ segundos?\.$/);
+    expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'desktop-approved');
-    await page.waitForURL(RETURN_URL);
+    // Without a click, the page goes back to the shop on its own once the buyer has had time to see the receipt.
+    await page.waitForURL(RETURN_URL, { timeout: WAIT_MS + 10_000 });
 
     const read = await harness.sandbox.request('GET', `/v1/sessions/${session.reference}`, { key: harness.secretKey });
     expect(read.body.status).toBe('completed');
@@ -78,7 +97,9 @@ describe('checkout page: paying', () => {
 
     const alert = page.getByRole('alert').filter({ hasText: 'La tarjeta no tiene fondos suficientes' });
     await alert.waitFor();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('pay-alert');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), WAIT).toBe('pay-alert');
+    expect(await merchantShown(page)).toEqual(BRANDED);
+    expect(await page.locator('#secure-note').isVisible()).toBe(true);
     expect(await page.getByLabel('Código de seguridad (CVV)').inputValue()).toBe('');
     await screenshot(page, 'phone-declined');
     expect(await accessibilityViolations(page)).toEqual([]);
@@ -86,7 +107,9 @@ describe('checkout page: paying', () => {
     await page.getByLabel('Número de la tarjeta').fill(TEST_CARDS.approved);
     await page.getByLabel('Código de seguridad (CVV)').fill('123');
     await page.getByRole('button', { name: /^Pagar/ }).click();
-    await page.waitForURL(RETURN_URL);
+    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor();
+    await screenshot(page, 'phone-approved-receipt');
+    await backToShop(page);
 
     const charges = requests.filter((r) => r.url.endsWith('/v1/checkout/charge'));
     expect(charges).toHaveLength(2);
@@ -117,7 +140,15 @@ describe('checkout page: paying', () => {
       await page.keyboard.type(value);
     }
     await page.keyboard.press('Enter');
-    await page.waitForURL(RETURN_URL);
+    // The receipt takes the focus; its buttons come next: print, then back to the shop.
+    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor();
+    await expect.poll(focused, WAIT).toBe('approved-title');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('print-receipt');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('approved-return');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(RETURN_URL, WAIT);
   });
 
   it('after a dropped connection, sends the same attempt again with the same Idempotency-Key', async () => {
@@ -127,9 +158,11 @@ describe('checkout page: paying', () => {
     await page.route('**/v1/checkout/charge', (route) => route.abort('connectionreset'), { times: 1 });
     await page.getByRole('button', { name: /^Pagar/ }).click();
     await page.getByRole('alert').filter({ hasText: 'No pudimos comunicarnos con el servidor' }).waitFor();
+    expect(await merchantShown(page)).toEqual(BRANDED);
+    await screenshot(page, 'phone-connection-error');
 
     await page.getByRole('button', { name: /^Pagar/ }).click();
-    await page.waitForURL(RETURN_URL);
+    await backToShop(page);
     const keys = requests.filter((r) => r.url.endsWith('/v1/checkout/charge')).map((r) => r.idempotencyKey);
     expect(keys).toHaveLength(2);
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
@@ -144,7 +177,11 @@ describe('checkout page: paying', () => {
 
     const code = page.getByLabel('Código de verificación');
     await code.waitFor();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('otp-code');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), WAIT).toBe('otp-code');
+    expect(await merchantShown(page)).toEqual(BRANDED);
+    // The OTP form asks for no card data: the note about it is not shown there.
+    expect(await page.locator('#secure-note').isHidden()).toBe(true);
+    expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'phone-otp');
     await code.fill('000000');
     await page.getByRole('button', { name: 'Confirmar' }).click();
@@ -152,7 +189,9 @@ describe('checkout page: paying', () => {
 
     await code.fill(OTP_CODE);
     await page.getByRole('button', { name: 'Confirmar' }).click();
-    await page.waitForURL(RETURN_URL);
+    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor();
+    expect(await page.locator('#receipt-card').textContent()).toBe('Visa terminada en 3220');
+    await backToShop(page);
   });
 
   it('pays a stored card with the CVV only: brand and last four shown', async () => {
@@ -170,11 +209,13 @@ describe('checkout page: paying', () => {
     const { page, requests } = await harness.open(session.checkoutUrl, PHONE);
     await page.getByText('Visa terminada en 1111').waitFor();
     expect(await page.getByLabel('Número de la tarjeta').isHidden()).toBe(true);
+    expect(await merchantShown(page)).toEqual(BRANDED);
+    expect(await page.locator('#secure-note').isVisible()).toBe(true);
     await screenshot(page, 'phone-stored-card');
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByLabel('Código de seguridad (CVV)').fill('123');
     await page.getByRole('button', { name: /^Pagar/ }).click();
-    await page.waitForURL(RETURN_URL);
+    await backToShop(page);
     const charge = requests.find((r) => r.url.endsWith('/v1/checkout/charge'));
     expect(JSON.parse(charge!.body!)).toEqual({ sessionReference: session.reference, card: { cvv: '123' } });
   });

@@ -48,9 +48,14 @@ describe('checkout card input', () => {
 });
 
 describe('checkout formats', () => {
-  it('formats amounts for Venezuelan buyers (es-VE)', () => {
-    expect(formatAmount(125050, 'VES')).toMatch(/^Bs\.S\s1\.250,50$/);
+  it("formats amounts for Venezuelan buyers (es-VE) with today's bolívar symbol Bs., never the old Bs.S", () => {
+    // Node's ICU, like the browsers', still names the bolívar Bs.S (or VES): the page sets the symbol itself.
+    expect(new Intl.NumberFormat('es-VE', { style: 'currency', currency: 'VES' }).format(1)).not.toMatch(/^Bs\.\s/);
+    expect(formatAmount(125050, 'VES')).toMatch(/^Bs\.\s1\.250,50$/);
+    expect(formatAmount(100, 'VES')).toMatch(/^Bs\.\s1,00$/);
+    expect(formatAmount(123456789, 'VES')).toMatch(/^Bs\.\s1\.234\.567,89$/);
     expect(formatAmount(1999, 'USD')).toMatch(/19,99/);
+    expect(formatAmount(1999, 'USD')).not.toMatch(/Bs/);
   });
 
   it('counts down in minutes and seconds, never below zero', () => {

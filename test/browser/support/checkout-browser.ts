@@ -3,10 +3,12 @@
  * Fails loudly when Chromium is missing: these tests run in CI (.ci/run installs it), never skipped.
  */
 import type axe from 'axe-core';
+import { expect } from 'vitest';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { BrandingInput } from '../../../shared/domain/merchant-branding.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -15,6 +17,22 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
+
+/**
+ * How long any wait for the page may take: generous, because CI shares two cores with other work (a page load at
+ * load 9 took over a second). A wait ends as soon as its condition holds, so a quiet machine pays nothing for it.
+ * Every expect.poll and every Playwright wait in test/browser uses it (Playwright's own default is set to it too).
+ */
+export const WAIT_MS = 30_000;
+export const WAIT = { timeout: WAIT_MS } as const;
+/** For a describe block: a test of several steps, each of which may take up to WAIT_MS on a busy machine. */
+export const BROWSER_TEST_TIMEOUT = { timeout: 240_000 } as const;
+
+/** The buyers' time zone in these tests: the receipt names it. */
+export const BUYER_TIME_ZONE = 'America/Caracas';
+
+/** The harness merchant's public name (its account name is "Test merchant", which buyers must not see). */
+export const BUSINESS_NAME = 'Café El Ávila';
 
 /** Where the tests' merchant sends buyers after paying; answered by the browser context itself (no network). */
 export const RETURN_URL = 'https://tienda.example/pedido/42/gracias';
@@ -28,11 +46,18 @@ export const TEST_CARDS = {
 } as const;
 export const OTP_CODE = '123456';
 
+export type CreatedSession = { reference: string; checkoutUrl: string; [key: string]: unknown };
+
 export interface CheckoutHarness {
   sandbox: TestSandbox;
   secretKey: string;
+  merchantId: string;
+  /** The harness merchant's logo URL, as the checkout read names it. */
+  logoUrl: string;
   /** Creates a VES session as the merchant's server would and returns it (checkoutUrl included). */
-  createSession(body?: Record<string, unknown>): Promise<{ reference: string; checkoutUrl: string; [key: string]: unknown }>;
+  createSession(body?: Record<string, unknown>): Promise<CreatedSession>;
+  /** Another merchant of the same sandbox, branded (or not) before its first request: the API caches a merchant 30 s. */
+  otherMerchant(branding?: BrandingInput): Promise<{ merchantId: string; createSession(body?: Record<string, unknown>): Promise<CreatedSession> }>;
   /**
    * A new page at the session's checkout, sized as asked, recording what the page sends and logs. Each page has a
    * browser context of its own (fresh storage and cookies, its own clock), so nothing carries over between tests. With
@@ -56,26 +81,40 @@ export async function startCheckoutHarness(): Promise<CheckoutHarness> {
     throw new Error(`Chromium is missing at ${CHROMIUM_PATH}: install it with "apt-get install -y chromium" (.ci/run does this in CI).`);
   }
   const sandbox = await startTestSandbox();
-  const { keys } = await sandbox.newMerchant();
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-
-  return {
-    sandbox,
-    secretKey: keys.secretTest,
-    async createSession(body = {}) {
+  const newMerchant = async (branding?: BrandingInput) => {
+    const { merchant, keys } = await sandbox.newMerchant();
+    const branded = branding ? await sandbox.deps.merchants.updateBranding(merchant.id, branding) : merchant;
+    const createSession = async (body: Record<string, unknown> = {}) => {
       const created = await sandbox.request('POST', '/v1/sessions', {
         key: keys.secretTest,
         body: { amountMinor: 125050, currency: 'VES', description: 'Pedido 42: dos cafés y un pan de jamón', returnUrl: RETURN_URL, ...body },
       });
       if (created.status !== 201) throw new Error(`Session not created: ${created.status} ${created.text}`);
-      return created.body;
+      return created.body as CreatedSession;
+    };
+    return { merchant: branded, keys, createSession };
+  };
+  const main = await newMerchant({ businessName: BUSINESS_NAME, logo: { contentType: 'image/png', bytes: await drawLogo(browser) } });
+
+  return {
+    sandbox,
+    secretKey: main.keys.secretTest,
+    merchantId: main.merchant.id,
+    logoUrl: `/v1/checkout/logos/${main.merchant.id}/${main.merchant.logo!.hash}`,
+    createSession: main.createSession,
+    async otherMerchant(branding) {
+      const other = await newMerchant(branding);
+      return { merchantId: other.merchant.id, createSession: other.createSession };
     },
     async open(checkoutUrl, viewport = DESKTOP, options = {}) {
-      const context = await browser.newContext({ locale: 'es-VE' });
+      const context = await browser.newContext({ locale: 'es-VE', timezoneId: BUYER_TIME_ZONE });
+      context.setDefaultTimeout(WAIT_MS);
+      context.setDefaultNavigationTimeout(WAIT_MS);
       await context.route('https://tienda.example/**', (route) =>
         route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<!doctype html><html lang="es"><title>Tienda</title><h1>Gracias por tu compra</h1></html>' }),
       );
@@ -98,6 +137,58 @@ export async function startCheckoutHarness(): Promise<CheckoutHarness> {
       await sandbox.stop();
     },
   };
+}
+
+/** A merchant's logo as a real PNG, drawn by the browser itself (a coffee-brown badge with the initials). */
+async function drawLogo(browser: Browser): Promise<Uint8Array> {
+  const page = await browser.newPage();
+  try {
+    const dataUrl = await page.evaluate(() => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 192;
+      canvas.height = 96;
+      const g = canvas.getContext('2d')!;
+      g.fillStyle = '#6b3e26';
+      g.beginPath();
+      g.roundRect(0, 0, 192, 96, 20);
+      g.fill();
+      g.fillStyle = '#fff4e0';
+      g.font = 'bold 52px sans-serif';
+      g.textAlign = 'center';
+      g.textBaseline = 'middle';
+      g.fillText('CEA', 96, 52);
+      return canvas.toDataURL('image/png');
+    });
+    return Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+  } finally {
+    await page.close();
+  }
+}
+
+/** The merchant header, as the buyer sees it on every state: the business name, and the logo loaded when there is one. */
+export async function merchantShown(page: Page): Promise<{ name: string | null; logo: 'loaded' | 'hidden' | 'broken' }> {
+  const name = await page.locator('#merchant-name').textContent();
+  const logo = page.locator('#merchant-logo');
+  if (await logo.isHidden()) return { name, logo: 'hidden' };
+  const loaded = await logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0);
+  return { name, logo: loaded ? 'loaded' : 'broken' };
+}
+
+/**
+ * Waits until every request the page started before now has reached the recorder: a marker request is sent from the
+ * page and awaited, since the browser reports requests in the order they start. This replaces sleeping "long enough"
+ * before asserting that the page sent nothing.
+ */
+export async function settleRequests({ page, requests }: CheckoutPage): Promise<void> {
+  const marker = `/checkout/assets/settle-${crypto.randomUUID()}`;
+  await page.evaluate((url) => fetch(url, { cache: 'no-store' }).then(() => undefined, () => undefined), marker);
+  await expect.poll(() => requests.some((r) => r.url.endsWith(marker)), WAIT).toBe(true);
+}
+
+/** The buyer leaves the receipt for the shop with the link (instead of waiting out the countdown). */
+export async function backToShop(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'Volver a la tienda' }).click();
+  await page.waitForURL(RETURN_URL, WAIT);
 }
 
 /** axe-core run inside the page (evaluated through the DevTools protocol, so the page's CSP stays as served). */

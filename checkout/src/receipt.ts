@@ -1,0 +1,36 @@
+/**
+ * The receipt of an approved payment: whom the buyer paid, how much, with which card, when, and the references to
+ * quote to the merchant or the bank. It prints on its own (styles.css, @media print). Card data beyond the brand
+ * and last four never reaches the page.
+ */
+import type { CheckoutSession, ChargeResult } from './checkout-api.ts';
+import { brandLabel } from './card-input.ts';
+import { byId, show } from './dom.ts';
+import { storedCardLabel } from './messages.ts';
+import { formatAmount } from './money.ts';
+
+type ReceiptTransaction = ChargeResult['transaction'];
+
+/** Date and time in the buyer's own Spanish locale and time zone, the zone named, so a printed receipt is unambiguous. */
+export function formatPaidAt(iso: string): string {
+  const spanish = navigator.languages.find((language) => /^es\b/i.test(language)) ?? 'es-VE';
+  return new Intl.DateTimeFormat(spanish, { day: 'numeric', month: 'long', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(new Date(iso));
+}
+
+export function renderReceipt(transaction: ReceiptTransaction, session: Pick<CheckoutSession, 'description' | 'test'>, businessName: string): void {
+  byId('receipt-merchant').textContent = businessName;
+  byId('receipt-amount').textContent = formatAmount(transaction.amountMinor, transaction.currency);
+  const description = session.description ?? '';
+  byId('receipt-description').textContent = description;
+  show(byId('receipt-description-row'), Boolean(description));
+  const card = transaction.card;
+  byId('receipt-card').textContent = card ? storedCardLabel(brandLabel(card.brand) || 'Tarjeta', card.lastFour) : '';
+  show(byId('receipt-card-row'), Boolean(card));
+  const paidAt = byId<HTMLTimeElement>('receipt-date');
+  paidAt.dateTime = transaction.createdAt;
+  paidAt.textContent = formatPaidAt(transaction.createdAt);
+  byId('receipt-reference').textContent = transaction.reference;
+  byId('receipt-authorization').textContent = transaction.processorReference ?? '';
+  show(byId('receipt-authorization-row'), Boolean(transaction.processorReference));
+  show(byId('receipt-test'), session.test);
+}
