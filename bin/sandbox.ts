@@ -8,13 +8,25 @@ import { startDynamoLocal } from '../infra/sandbox/dynamodb-local.ts';
 import { PersistentOffsetClock } from '../infra/sandbox/persistent-clock.ts';
 import { startSandbox } from '../infra/sandbox/sandbox.ts';
 import { sandboxEnvironment } from '../infra/sandbox/environment.ts';
+import { formatRequestLine } from '../infra/sandbox/request-log.ts';
 
 async function main() {
   const env = sandboxEnvironment();
   mkdirSync(env.dataDir, { recursive: true });
   const dynamo = await startDynamoLocal({ port: env.dynamoPort, dbPath: join(env.dataDir, 'dynamodb') });
   const clock = PersistentOffsetClock.load(join(env.dataDir, 'clock.json'));
-  const sandbox = await startSandbox({ dynamoEndpoint: dynamo.endpoint, tableName: env.tableName, port: env.port, host: env.host, keyDir: env.keyDir, clock, logLevel: 'INFO' });
+  const sandbox = await startSandbox({
+    dynamoEndpoint: dynamo.endpoint,
+    tableName: env.tableName,
+    port: env.port,
+    host: env.host,
+    keyDir: env.keyDir,
+    clock,
+    logLevel: 'INFO',
+    docsBaseUrl: env.docsBaseUrl,
+    // One line per API request, to quote its id or see its error code without opening the activity page.
+    onRequest: (entry) => console.log(formatRequestLine(entry)),
+  });
 
   // The seeded merchant's keys are kept in a local file: only their hashes are in the table.
   const seedFile = join(env.dataDir, 'merchant.json');

@@ -1,4 +1,5 @@
 import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
+import { DEFAULT_DOCS_BASE_URL, docUrlFor, requestIdFor } from '../shared/http/request-id.ts';
 import { errorBody, SECURITY_HEADERS } from '../shared/http/response.ts';
 
 export interface GatewayResponseDefinition {
@@ -52,9 +53,13 @@ export const gatewayResponses: GatewayResponseDefinition[] = [
 export const setsStatusCode = (definition: GatewayResponseDefinition) =>
   definition.type !== ResponseType.DEFAULT_4XX && definition.type !== ResponseType.DEFAULT_5XX;
 
-/** The body, as a gateway response template: the same JSON the Lambda handlers render. */
-export const gatewayResponseTemplate = ({ statusCode, code, message }: GatewayResponseDefinition) =>
-  JSON.stringify(errorBody(statusCode, code, message));
+/**
+ * The body, as a gateway response template: the same JSON the Lambda handlers render, with the request id (API
+ * Gateway substitutes $context variables in these templates) and the code's docUrl. The request id is also in API
+ * Gateway's own x-amzn-RequestId header; a Request-Id header cannot be mapped from the context here.
+ */
+export const gatewayResponseTemplate = ({ statusCode, code, message }: GatewayResponseDefinition, docsBaseUrl = DEFAULT_DOCS_BASE_URL) =>
+  JSON.stringify({ ...errorBody(statusCode, code, message), requestId: requestIdFor('$context.requestId'), docUrl: docUrlFor(docsBaseUrl, code) });
 
 /**
  * Headers as API Gateway static values ('value'). A value can hold no quote of its own, so the Content-Security-Policy

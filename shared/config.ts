@@ -15,6 +15,8 @@ export interface ServiceConfig {
    * Never set in AWS, where the sender refuses loopback, private, link-local and metadata addresses.
    */
   allowLoopbackWebhooks?: boolean;
+  /** Base of each error's docUrl (`<base>#error-<code>`): where the README is published. Default README.md. */
+  docsBaseUrl?: string;
 }
 
 export const DEFAULT_KEY_CACHE_TTL_MS = 30_000;
@@ -32,5 +34,6 @@ export function readServiceConfig(env: NodeJS.ProcessEnv = process.env): Service
     checkoutBaseUrl: requireEnv('CHECKOUT_BASE_URL', env),
     keyCacheTtlMs: env.KEY_CACHE_SECONDS ? Number(env.KEY_CACHE_SECONDS) * 1000 : DEFAULT_KEY_CACHE_TTL_MS,
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+    docsBaseUrl: env.DOCS_BASE_URL || undefined,
   };
 }

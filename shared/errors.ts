@@ -1,6 +1,14 @@
+/** One problem of a request's input; a 400 lists them all in `errors`, the first also in message/field/code. */
+export interface FieldProblem {
+  /** Absent when the problem is the input as a whole (a body that is not a JSON object). */
+  param?: string;
+  code: string;
+  message: string;
+}
+
 /**
  * Every non-2xx answer of the API is one of these, rendered by the error middleware as
- * `{ statusCode, error, message, code, field? }`.
+ * `{ statusCode, error, message, code, field?, errors? }` (plus requestId and docUrl: shared/http/request-id.ts).
  */
 export class ApiError extends Error {
   readonly expose = true;
@@ -8,7 +16,7 @@ export class ApiError extends Error {
     readonly statusCode: number,
     readonly code: string,
     message: string,
-    readonly options: { field?: string; headers?: Record<string, string>; cause?: unknown } = {},
+    readonly options: { field?: string; headers?: Record<string, string>; cause?: unknown; errors?: FieldProblem[] } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'ApiError';
@@ -16,8 +24,8 @@ export class ApiError extends Error {
 }
 
 export class ValidationError extends ApiError {
-  constructor(message: string, field?: string, code = 'invalid_request') {
-    super(400, code, message, { field });
+  constructor(message: string, field?: string, code = 'invalid_request', errors?: FieldProblem[]) {
+    super(400, code, message, { field, errors });
     this.name = 'ValidationError';
   }
 }

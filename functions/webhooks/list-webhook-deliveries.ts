@@ -1,3 +1,4 @@
+import { cursorPage } from '../../shared/domain/cursor-page.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { ListWebhookDeliveriesQuerySchema, WebhookDeliveryListSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toDeliveryResource } from '../../shared/webhooks/delivery.ts';
@@ -6,5 +7,5 @@ import { toDeliveryResource } from '../../shared/webhooks/delivery.ts';
 export const { build, handler, schemas, parts } = defineApiHandler('listWebhookDeliveries', { query: ListWebhookDeliveriesQuerySchema, responses: { success: { 200: WebhookDeliveryListSchema } } }, async (req, deps) => {
   const { limit, startingAfter, endpointId, eventId, state } = req.query;
   const { items, hasMore } = await deps.webhookDeliveries.list(req.auth.merchant.id, req.auth.mode, { limit, startingAfter, endpointId, eventId, state });
-  return { statusCode: 200, body: { data: items.map(toDeliveryResource), hasMore } };
+  return { statusCode: 200, body: cursorPage(items.map(toDeliveryResource), hasMore) };
 });

@@ -1,8 +1,14 @@
+import { pageAfter } from '../../shared/domain/cursor-page.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { WebhookEndpointListSchema } from '../../shared/schemas/webhook-schemas.ts';
+import { ListWebhookEndpointsQuerySchema, WebhookEndpointListSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toEndpointResource } from '../../shared/webhooks/endpoint.ts';
 
-export const { build, handler, schemas, parts } = defineApiHandler('listWebhookEndpoints', { responses: { success: { 200: WebhookEndpointListSchema } } }, async (req, deps) => {
-  const endpoints = await deps.webhookEndpoints.list(req.auth.merchant.id, req.auth.mode);
-  return { statusCode: 200, body: { data: endpoints.map(toEndpointResource) } };
-});
+/** In creation order, in the cursor envelope of every open list; at most 16 per mode, so read whole and paged here. */
+export const { build, handler, schemas, parts } = defineApiHandler(
+  'listWebhookEndpoints',
+  { query: ListWebhookEndpointsQuerySchema, responses: { success: { 200: WebhookEndpointListSchema } } },
+  async (req, deps) => {
+    const endpoints = await deps.webhookEndpoints.list(req.auth.merchant.id, req.auth.mode);
+    return { statusCode: 200, body: pageAfter(endpoints.map(toEndpointResource), req.query) };
+  },
+);

@@ -12,6 +12,8 @@ export function toApiGatewayEvent(
   body: Buffer,
   route: { resource: string; pathParameters: Record<string, string> | null },
   nowMs: number,
+  /** API Gateway's id of the request; the sandbox server picks it first, so its own answers carry it too. */
+  requestId: string = randomUUID(),
 ): APIGatewayProxyEvent {
   // No prototype: a header or query name like `constructor` or `__proto__` must be a plain entry (as in the JSON
   // API Gateway sends), not Object.prototype's member, on which `??= []` then `.push` threw a 500.
@@ -29,7 +31,6 @@ export function toApiGatewayEvent(
     query[k] = v;
     (multiQuery[k] ??= []).push(v);
   }
-  const requestId = randomUUID();
   const hasQuery = Object.keys(query).length > 0;
   // API Gateway passes text bodies as they came; only non-UTF-8 bytes would need base64, which JSON never is.
   const text = body.length > 0 ? body.toString('utf8') : null;

@@ -13,6 +13,8 @@ export interface SandboxEnvironment {
   dataDir: string;
   /** Local key files of the SecretBox and the Fingerprinter, shared by the sandbox and the admin CLI. */
   keyDir: string;
+  /** Base of each error's docUrl (DOCS_BASE_URL); unset: README.md. */
+  docsBaseUrl: string | undefined;
 }
 
 export function sandboxEnvironment(env: NodeJS.ProcessEnv = process.env): SandboxEnvironment {
@@ -26,5 +28,6 @@ export function sandboxEnvironment(env: NodeJS.ProcessEnv = process.env): Sandbo
     tableName: env.TABLE_NAME ?? 'svc-sandbox',
     dataDir,
     keyDir: join(dataDir, 'keys'),
+    docsBaseUrl: env.DOCS_BASE_URL || undefined,
   };
 }

@@ -13,6 +13,7 @@ import { ensureTable } from './dynamodb-local.ts';
 import { createLocalBackground } from './local-background.ts';
 import { sandboxEnvironment } from './environment.ts';
 import { startSandboxServer, type SandboxServer } from './server.ts';
+import type { RequestLogEntry } from './request-log.ts';
 import { createLogger } from '../../shared/observability/logger.ts';
 import { createOAuthTokenSource } from '../../shared/webhooks/oauth-tokens.ts';
 
@@ -29,6 +30,10 @@ export interface SandboxOptions {
   /** Local key files; defaults to the sandbox environment's, which the admin CLI uses too. */
   keyDir?: string;
   logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
+  /** Called with every API request once answered (npm start prints one line each). */
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** Base of each error's docUrl; default README.md. */
+  docsBaseUrl?: string;
   /** Deadline of one call to the sandbox bank; tests shorten it to cross the timeout card quickly. */
   gatewayTimeoutMs?: number;
   /** Called with every AWS SDK client the sandbox creates, e.g. to count round trips (bench/). */
@@ -74,6 +79,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     keyCacheTtlMs: options.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS,
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     allowLoopbackWebhooks: true,
+    docsBaseUrl: options.docsBaseUrl,
   };
   const logger = createLogger({ logLevel: options.logLevel ?? 'WARN' });
   const keys = { localKeyDir: options.keyDir ?? sandboxEnvironment().keyDir };
@@ -110,7 +116,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     ],
   });
   const runner = await startBackgroundRunner(deps, localBackground.local);
-  const server = await startSandboxServer({ deps, clock, port: options.port, host: options.host });
+  const server = await startSandboxServer({ deps, clock, port: options.port, host: options.host, onRequest: options.onRequest });
   // The port is known only once listening; the checkout lives on the same origin.
   config.checkoutBaseUrl = options.checkoutBaseUrl ?? server.url.replace('127.0.0.1', 'localhost');
   return {

@@ -13,7 +13,7 @@ import { buildCheckout } from '../../checkout/build.ts';
 import { serveCheckout } from '../../checkout/serve-checkout.ts';
 import { buildDashboard } from '../../dashboard/build.ts';
 import { serveDashboard } from '../../dashboard/serve-dashboard.ts';
-import { sandboxPage } from './sandbox-page.ts';
+import { RESEND_PATH, resendFromPage, sandboxPage } from './sandbox-page.ts';
 import { randomUUID } from 'node:crypto';
 import { requestState } from '../../shared/http/request-state.ts';
 import { DEFAULT_DOCS_BASE_URL, errorCodeOf, requestIdFor, withRequestId } from '../../shared/http/request-id.ts';
@@ -157,6 +157,8 @@ export async function startSandboxServer({
       return send(res, advanceClock(clock, body));
     }
     if (url.pathname === '/__sandbox/' && req.method === 'GET') return send(res, await sandboxPage(deps, url.searchParams, clock.now(), requests.recent()));
+    const resend = req.method === 'POST' ? RESEND_PATH.exec(url.pathname) : null;
+    if (resend) return send(res, await resendFromPage(deps, resend[1]!, body, req.headers['sec-fetch-site'] as string | undefined));
     const page = checkoutPage(req.method ?? 'GET', url.pathname) ?? dashboardPage(req.method ?? 'GET', url.pathname);
     if (page) return send(res, page);
 

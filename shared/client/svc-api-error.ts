@@ -8,6 +8,12 @@ export class SvcApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly field: string | undefined;
+  /** Every problem of an invalid input (400 parameter_*); empty otherwise. */
+  readonly errors: NonNullable<ApiErrorBody['errors']>;
+  /** The answer's Request-Id: quote it to support. */
+  readonly requestId: string;
+  /** The code's entry in the README's error table. */
+  readonly docUrl: string;
   /** From Retry-After (429, 409 idempotency_in_progress); null when the answer had none. */
   readonly retryAfterSeconds: number | null;
 
@@ -17,6 +23,9 @@ export class SvcApiError extends Error {
     this.status = body.statusCode;
     this.code = body.code;
     this.field = body.field;
+    this.errors = body.errors ?? [];
+    this.requestId = body.requestId;
+    this.docUrl = body.docUrl;
     this.retryAfterSeconds = retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : null;
   }
 }

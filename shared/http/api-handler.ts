@@ -18,6 +18,7 @@ import { jsonBody } from './middlewares/json-body.ts';
 import { rateLimit } from './middlewares/rate-limit.ts';
 import { validateInput, type InputSchemas } from './middlewares/validate-input.ts';
 import { requestState } from './request-state.ts';
+import { DEFAULT_DOCS_BASE_URL, requestIdOf, withRequestId } from './request-id.ts';
 import { bytesResponse, jsonResponse } from './response.ts';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -84,10 +85,12 @@ export function defineApiHandler<S extends RouteSchemas>(
   const route = routes[routeId];
 
   const build = (baseDeps: Deps): LambdaHandler => {
-    // Every line names its route; the Lambda request id, API request id and merchant are added per request.
+    // Every line names its route; the Lambda request id, the request id (Request-Id) and the merchant are added per request.
     const deps = { ...baseDeps, logger: baseDeps.logger.createChild({ persistentKeys: { route: routeId } }) };
+    const docsBaseUrl = deps.config.docsBaseUrl ?? DEFAULT_DOCS_BASE_URL;
     const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       .use(injectLambdaContext(deps.logger, { resetKeys: true }) as HttpMiddleware)
+      .use({ before: (request) => deps.logger.appendKeys({ requestId: requestIdOf(request.event, request.context) }) } as HttpMiddleware)
       .use(captureLambdaHandler(processTracer(), { captureResponse: false }) as HttpMiddleware)
       .use(httpHeaderNormalizer() as HttpMiddleware)
       .use(errorResponse(deps.logger) as HttpMiddleware);
@@ -106,7 +109,7 @@ export function defineApiHandler<S extends RouteSchemas>(
 
     const handler = chain.handler(async (event, context) => {
       const state = requestState(context);
-      deps.logger.appendKeys({ apiRequestId: event.requestContext?.requestId, merchantId: state.auth?.merchant.id });
+      deps.logger.appendKeys({ merchantId: state.auth?.merchant.id });
       const result = await impl(
         {
           ...(state.input as { body: Out<S['body']>; query: Out<S['query']>; params: Out<S['params']> }),
@@ -119,7 +122,8 @@ export function defineApiHandler<S extends RouteSchemas>(
       );
       return result.bytes ? bytesResponse(result.statusCode, result.bytes, result.headers ?? {}) : jsonResponse(result.statusCode, result.body, result.headers);
     });
-    return handler as unknown as LambdaHandler;
+    // Outside the chain, so the id reaches every answer: success, error, and a replay the idempotency layer answers.
+    return async (event, context) => withRequestId((await handler(event, context)) as APIGatewayProxyResult, requestIdOf(event, context), docsBaseUrl);
   };
 
   let lambda: LambdaHandler | undefined;

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { reasonPhrase } from '../errors.ts';
+import { reasonPhrase, type FieldProblem } from '../errors.ts';
 
 /** Headers on every API answer: JSON only, never cached, never framed or sniffed. */
 export const SECURITY_HEADERS: Record<string, string> = {
@@ -27,15 +27,19 @@ export function bytesResponse(statusCode: number, bytes: Uint8Array, headers: Re
   return { statusCode, headers: { ...SECURITY_HEADERS, ...headers }, body: Buffer.from(bytes).toString('base64'), isBase64Encoded: true };
 }
 
-/** The one error shape of the API. */
+/**
+ * The one error shape of the API. `errors` lists every problem of an invalid input (the first is also in message,
+ * field and code); requestId and docUrl are added to every error answer on its way out (shared/http/request-id.ts).
+ */
 export interface ErrorBody {
   statusCode: number;
   error: string;
   message: string;
   code: string;
   field?: string;
+  errors?: FieldProblem[];
 }
 
-export function errorBody(statusCode: number, code: string, message: string, field?: string): ErrorBody {
-  return { statusCode, error: reasonPhrase[statusCode] ?? 'Error', message, code, ...(field ? { field } : {}) };
+export function errorBody(statusCode: number, code: string, message: string, field?: string, errors?: FieldProblem[]): ErrorBody {
+  return { statusCode, error: reasonPhrase[statusCode] ?? 'Error', message, code, ...(field ? { field } : {}), ...(errors ? { errors } : {}) };
 }

@@ -8,11 +8,48 @@ export const ErrorSchema = z
     message: z.string(),
     code: z.string().meta({ description: 'Machine-readable error code; branch on this, not on the message.' }),
     field: z.string().optional().meta({ description: 'The offending parameter, when there is one.' }),
+    errors: z
+      .array(z.object({ param: z.string().optional(), code: z.string(), message: z.string() }))
+      .optional()
+      .meta({ description: 'Invalid input (400 parameter_*): every problem of the path, query and body; the first is also message, field and code.' }),
+    requestId: z.string().meta({ description: 'The Request-Id of the answer: quote it to support.', example: 'req_4a7c2f0e-58f1-4b43-9d0c-2d6f0c8e1b3a' }),
+    docUrl: z.string().meta({ description: "The code's entry in the README's error table (<DOCS_BASE_URL>#error-<code>)." }),
   })
   .meta({
     id: 'Error',
-    example: { statusCode: 400, error: 'Bad Request', message: 'Invalid amountMinor: Too small: expected number to be >=1', code: 'parameter_invalid', field: 'amountMinor' },
+    example: {
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'Invalid amountMinor: Too small: expected number to be >=1',
+      code: 'parameter_invalid',
+      field: 'amountMinor',
+      errors: [{ param: 'amountMinor', code: 'parameter_invalid', message: 'Invalid amountMinor: Too small: expected number to be >=1' }],
+      requestId: 'req_4a7c2f0e-58f1-4b43-9d0c-2d6f0c8e1b3a',
+      docUrl: 'README.md#error-parameter_invalid',
+    },
   });
+
+/** Largest `limit` of a cursor list (README "Lists"). */
+export const MAX_LIST_LIMIT = 100;
+
+/**
+ * The envelope of the lists the spec leaves open (README "Lists"): a page of `data`, whether more follow, and the
+ * cursor to send as startingAfter for the next page.
+ */
+export const cursorListSchema = <T extends z.ZodType>(item: T, id: string) =>
+  z
+    .object({
+      data: z.array(item),
+      hasMore: z.boolean().meta({ description: 'More items follow this page.' }),
+      nextCursor: z.string().nullable().meta({ description: 'Send it as startingAfter for the next page; null on the last page (the id of the last item otherwise).' }),
+    })
+    .meta({ id });
+
+/** The query of a cursor list: `limit` (1-100, default 10) and `startingAfter` (an id of the list, e.g. the last nextCursor). */
+export const cursorListQuery = (idPattern: RegExp, what: string) => ({
+  limit: queryInt(1, MAX_LIST_LIMIT, 10),
+  startingAfter: z.string().regex(idPattern, { error: `must be ${what}` }).optional().meta({ description: 'The nextCursor of the previous page.' }),
+});
 
 /** Query-string integer: digits only, so "1e3", " 2" or "0x10" are refused instead of coerced. */
 export const queryInt = (min: number, max: number, fallback: number) =>

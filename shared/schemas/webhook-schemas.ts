@@ -2,9 +2,7 @@ import * as z from 'zod';
 import { EVENT_TYPES } from '../domain/events.ts';
 import { DELIVERY_STATES } from '../webhooks/delivery.ts';
 import { AUTH_TYPES, ENDPOINT_STATUSES } from '../webhooks/endpoint.ts';
-import { queryInt } from './common.ts';
-
-export const MAX_DELIVERY_PAGE_SIZE = 100;
+import { cursorListQuery, cursorListSchema } from './common.ts';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -60,9 +58,10 @@ export const ListWebhookDeliveriesQuerySchema = z.strictObject({
   endpointId: z.string().regex(/^we_[0-9A-Za-z]{1,64}$/, { error: 'must be a webhook endpoint id (we_...)' }).optional(),
   eventId: z.string().regex(/^evt_[0-9A-Za-z]{1,64}$/, { error: 'must be an event id (evt_...)' }).optional(),
   state: z.enum(DELIVERY_STATES).optional(),
-  limit: queryInt(1, MAX_DELIVERY_PAGE_SIZE, 10),
-  startingAfter: z.string().regex(/^wd_[0-9A-Za-z]{1,64}$/, { error: 'must be a webhook delivery id (wd_...)' }).optional(),
+  ...cursorListQuery(/^wd_[0-9A-Za-z]{1,64}$/, 'a webhook delivery id (wd_...)'),
 });
+
+export const ListWebhookEndpointsQuerySchema = z.strictObject(cursorListQuery(/^we_[0-9A-Za-z]{1,64}$/, 'a webhook endpoint id (we_...)'));
 
 export const WebhookEndpointSchema = z
   .object({
@@ -89,7 +88,7 @@ export const CreatedWebhookEndpointSchema = WebhookEndpointSchema.extend({
   secret: z.string().meta({ description: 'The signing secret (whsec_...): shown in this answer only.', example: 'whsec_9fJ2xq2LmZ8rT1vB6nW3kY5a' }),
 }).meta({ id: 'CreatedWebhookEndpoint' });
 
-export const WebhookEndpointListSchema = z.object({ data: z.array(WebhookEndpointSchema) }).meta({ id: 'WebhookEndpointList' });
+export const WebhookEndpointListSchema = cursorListSchema(WebhookEndpointSchema, 'WebhookEndpointList');
 
 export const DeletedWebhookEndpointSchema = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedWebhookEndpoint' });
 
@@ -126,9 +125,7 @@ export const WebhookDeliverySchema = z
   })
   .meta({ id: 'WebhookDelivery' });
 
-export const WebhookDeliveryListSchema = z
-  .object({ data: z.array(WebhookDeliverySchema), hasMore: z.boolean().meta({ description: 'Ask for the next page with startingAfter set to the last id.' }) })
-  .meta({ id: 'WebhookDeliveryList' });
+export const WebhookDeliveryListSchema = cursorListSchema(WebhookDeliverySchema, 'WebhookDeliveryList');
 
 export const TestWebhookEndpointQuerySchema = z.strictObject({
   type: z.enum(EVENT_TYPES).optional().meta({ description: 'The event type of the sample; default webhook.test. Samples have the real shape, data.sample true and false references (txn_sample...).' }),

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SERVICE_CODES } from '../../shared/domain/decline-codes.ts';
+import { DEFAULT_DOCS_BASE_URL, docUrlFor } from '../../shared/http/request-id.ts';
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -22,7 +23,7 @@ function answeredCodes(): Set<string> {
   ];
   const codes = new Set<string>();
   // Not scanned: shared/schemas (zod issue codes, turned into parameter_* codes) and shared/client (the caller's side).
-  const scanned = [...sources('functions'), ...sources('shared'), 'infra/sandbox/server.ts'].filter((f) => !/^shared\/(schemas|client)\//.test(f));
+  const scanned = [...sources('functions'), ...sources('shared'), 'infra/sandbox/server.ts', 'infra/sandbox/sandbox-page.ts', 'infra/gateway-responses.ts'].filter((f) => !/^shared\/(schemas|client)\//.test(f));
   for (const file of scanned) {
     const text = readFileSync(file, 'utf8');
     for (const pattern of patterns) for (const match of text.matchAll(pattern)) codes.add(match[1]!);
@@ -44,5 +45,19 @@ describe('the README error catalogue', () => {
     const missing = [...codes].filter((code) => !rows.has(code)).sort();
     expect(missing, 'add a row to the README error catalogue').toEqual([]);
     for (const [code, meaning] of rows) expect(meaning.trim().length, code).toBeGreaterThan(10);
+  });
+
+  it("gives every code an anchor, so each error's docUrl (README.md#error-<code>) opens its own row", () => {
+    const [file, fragment] = docUrlFor(DEFAULT_DOCS_BASE_URL, 'parameter_invalid').split('#');
+    expect(file).toBe('README.md');
+    expect(fragment).toBe('error-parameter_invalid');
+    const anchors = [...readme.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]!);
+    expect(new Set(anchors).size, 'anchors are unique').toBe(anchors.length);
+    const rows = [...catalogue.matchAll(/^\| \d{3} \| (.+?) \| .+ \|$/gm)].map((m) => m[1]!);
+    for (const code of answeredCodes()) {
+      const row = rows.find((cell) => cell.includes(`\`${code}\``));
+      expect(row, code).toBeDefined();
+      expect(row, code).toContain(`<a id="${docUrlFor(DEFAULT_DOCS_BASE_URL, code).split('#')[1]}"></a>`);
+    }
   });
 });

@@ -56,7 +56,7 @@ describe('timed session expiry in the sandbox', () => {
 
     env.sandbox.advance(120);
     await env.sandbox.background.drain();
-    expect(eventsAt('/restart').map((e) => e.envelope.data)).toEqual([{ sessionReference: session.reference, reason: 'expired', failureCount: 0, maxFailures: null }]);
+    expect(eventsAt('/restart').map((e) => e.envelope.data)).toEqual([{ sessionReference: session.reference, reason: 'expired', failureCount: 0, maxFailures: null, metadata: {} }]);
   });
 
   it('expires on time after a restart between the early schedule and expiresAt (the hand-over message was in memory)', async () => {
@@ -72,7 +72,7 @@ describe('timed session expiry in the sandbox', () => {
     env.sandbox.advance(SCHEDULE_LEAD_SECONDS);
     await env.sandbox.background.drain();
 
-    expect(eventsAt('/handover-restart').map((e) => e.envelope.data)).toEqual([{ sessionReference: session.reference, reason: 'expired', failureCount: 0, maxFailures: null }]);
+    expect(eventsAt('/handover-restart').map((e) => e.envelope.data)).toEqual([{ sessionReference: session.reference, reason: 'expired', failureCount: 0, maxFailures: null, metadata: {} }]);
   });
 
   it('does not expire a session whose charge is at the bank', async () => {

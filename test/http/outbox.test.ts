@@ -38,7 +38,7 @@ describe('Event outbox', () => {
         type: 'session.expired',
         createdAt: expect.any(String),
         env: 'test',
-        data: { sessionReference: session.reference, reason: 'merchant_request', failureCount: 0, maxFailures: null },
+        data: { sessionReference: session.reference, reason: 'merchant_request', failureCount: 0, maxFailures: null, metadata: {} },
       },
     });
     const closed = await sandbox.deps.sessions.get(session.reference);
@@ -54,7 +54,7 @@ describe('Event outbox', () => {
     await forceSessionState(sandbox.deps, session.reference, { status: 'failed', failureCount: 2, attemptCount: 2 });
     await expire(keys.secretTest, session.reference);
     const [event] = await events(merchant.id);
-    expect(event!.envelope.data).toEqual({ sessionReference: session.reference, reason: 'merchant_request', failureCount: 2, maxFailures: 4 });
+    expect(event!.envelope.data).toEqual({ sessionReference: session.reference, reason: 'merchant_request', failureCount: 2, maxFailures: 4, metadata: {} });
   });
 
   it('writes the event of a live session to the live outbox, with env live, and nothing to the test one', async () => {

@@ -45,6 +45,7 @@ describe('POST /v1/checkout/charge', () => {
       declineReason: null,
       errorCode: null,
       processorReference: res.body.transaction.processorReference,
+      metadata: {},
       sessionReference: session.reference,
     });
     expect(sandbox.bank.calls({ reference: res.body.transaction.reference, operation: 'charge' })).toEqual([
@@ -98,7 +99,7 @@ describe('POST /v1/checkout/charge', () => {
     expect(fourth.body).toMatchObject({ statusCode: 409, code: 'attempts_exhausted' });
     const events = await eventsOf(sandbox, merchant.id, 'test', session.reference);
     expect(events.map((e) => e.type).sort()).toEqual(['charge.declined', 'charge.declined', 'charge.failed', 'session.expired']);
-    expect(events.find((e) => e.type === 'session.expired')!.data).toEqual({ sessionReference: session.reference, reason: 'max_failures_reached', failureCount: 3, maxFailures: 2 });
+    expect(events.find((e) => e.type === 'session.expired')!.data).toEqual({ sessionReference: session.reference, reason: 'max_failures_reached', failureCount: 3, maxFailures: 2, metadata: {} });
     const read = await sandbox.request('GET', `/v1/sessions/${session.reference}`, { key: keys.secretTest });
     expect(read.body).toMatchObject({ status: 'expired', closedReason: 'max_failures_reached', attemptsRemaining: 0, attemptCount: 3 });
   });

@@ -90,7 +90,7 @@ describe('SessionStore', () => {
       expect(closed).toEqual(expected);
       expect(await store.get(session.reference)).toEqual(expected);
       expect(await outbox.get(event.id)).toEqual({ merchantId: session.merchantId, envelope: event });
-      expect(event.data).toEqual({ sessionReference: session.reference, reason: 'merchant_request', failureCount: 0, maxFailures: 2 });
+      expect(event.data).toEqual({ sessionReference: session.reference, reason: 'merchant_request', failureCount: 0, maxFailures: 2, metadata: {} });
       expect(await outbox.listForMerchant(session.merchantId, 'test')).toEqual([{ merchantId: session.merchantId, envelope: event }]);
     });
 

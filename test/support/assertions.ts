@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { reasonPhrase } from '../../shared/errors.ts';
+import { DEFAULT_DOCS_BASE_URL, docUrlFor } from '../../shared/http/request-id.ts';
 import type { TestResponse } from './sandbox.ts';
 
 /** Text that only a leaked stack trace or source location would contain. */
@@ -17,24 +18,36 @@ export function expectSecurityHeaders(res: TestResponse): void {
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
 }
 
+/** The request id of an answer: its Request-Id header, `req_` + API Gateway's (the sandbox's) request id. */
+export function expectRequestId(res: TestResponse): string {
+  const requestId = res.headers.get('request-id');
+  expect(requestId, 'Request-Id header').toMatch(/^req_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  return requestId!;
+}
+
 /**
  * Asserts the one error shape of the API, in full: exactly `{ statusCode, error, message, code }` plus `field`
- * when one is expected (and no `field` when none is), with the security headers and no stack trace.
- * Returns the body for further checks on the message.
+ * when one is expected (and no `field` when none is), the request id (body and Request-Id header) and the code's
+ * docUrl, and, when the input had problems, `errors` whose first entry is the one in message/field/code; with the
+ * security headers and no stack trace. Returns the body for further checks on the message.
  *
  * @example
  * expectError(res, 400, 'parameter_invalid', 'amountMinor');
  */
 export function expectError(res: TestResponse, status: number, code: string, field?: string): { message: string } {
   expect(res.status, `unexpected status; body: ${res.text}`).toBe(status);
-  expect(res.body).toEqual({
+  const { errors, ...body } = res.body as { errors?: unknown[]; message: string };
+  expect(body).toEqual({
     statusCode: status,
     // The table the API renders from: one list of phrases, not two that can drift.
     error: reasonPhrase[status],
     message: expect.any(String),
     code,
     ...(field === undefined ? {} : { field }),
+    requestId: expectRequestId(res),
+    docUrl: docUrlFor(DEFAULT_DOCS_BASE_URL, code),
   });
+  if (errors !== undefined) expect(errors[0]).toEqual({ ...(field === undefined ? {} : { param: field }), code, message: body.message });
   expect((res.body as { message: string }).message.length).toBeGreaterThan(0);
   expectSecurityHeaders(res);
   expectNoStackTrace(res);
@@ -49,6 +62,8 @@ export function expectRateLimited(res: TestResponse): number {
     error: 'Too Many Requests',
     message: 'Rate limit exceeded. Please retry later.',
     code: 'rate_limited',
+    requestId: expectRequestId(res),
+    docUrl: docUrlFor(DEFAULT_DOCS_BASE_URL, 'rate_limited'),
   });
   expectSecurityHeaders(res);
   const retryAfter = res.headers.get('retry-after');

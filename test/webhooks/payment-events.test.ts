@@ -40,6 +40,6 @@ describe('payment events as webhooks', () => {
 
     const events = await receivedFor('/declined', endpoint.body.secret);
     expect(events.map((e) => e.type).sort()).toEqual(['charge.declined', 'session.expired']);
-    expect(events.find((e) => e.type === 'session.expired')!.data).toEqual({ sessionReference: session.reference, reason: 'max_failures_reached', failureCount: 1, maxFailures: 0 });
+    expect(events.find((e) => e.type === 'session.expired')!.data).toEqual({ sessionReference: session.reference, reason: 'max_failures_reached', failureCount: 1, maxFailures: 0, metadata: {} });
   });
 });

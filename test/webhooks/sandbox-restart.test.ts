@@ -47,7 +47,7 @@ describe('webhooks across a sandbox restart', () => {
     sandbox = await startTestSandbox({ restartOf: sandbox });
     await sandbox.background.drain();
     expect(receivedAt('/while-stopped').map((e) => ({ type: e.type, data: e.data }))).toEqual([
-      { type: 'session.expired', data: { sessionReference: reference, reason: 'merchant_request', failureCount: 0, maxFailures: null } },
+      { type: 'session.expired', data: { sessionReference: reference, reason: 'merchant_request', failureCount: 0, maxFailures: null, metadata: {} } },
     ]);
   });
 

@@ -38,7 +38,7 @@ describe('webhook delivery through the sandbox', () => {
       type: 'session.expired',
       createdAt: expect.any(String),
       env: 'test',
-      data: { sessionReference: session.body.reference, reason: 'merchant_request', failureCount: 0, maxFailures: 2 },
+      data: { sessionReference: session.body.reference, reason: 'merchant_request', failureCount: 0, maxFailures: 2, metadata: {} },
     });
   });
 
@@ -152,7 +152,7 @@ describe('webhook delivery through the sandbox', () => {
     expect(receivedAt('/disabled')).toHaveLength(0);
     expect(receivedAt('/only-charges')).toHaveLength(0);
     const none = await env.sandbox.request('GET', '/v1/webhooks/deliveries', { key: keys.secretTest });
-    expect(none.body).toEqual({ data: [], hasMore: false });
+    expect(none.body).toEqual({ data: [], hasMore: false, nextCursor: null });
 
     const test = await env.sandbox.request('POST', `/v1/webhooks/endpoints/${endpoint.id}/test`, { key: keys.secretTest });
     expect(test.status).toBe(202);
@@ -187,9 +187,9 @@ describe('webhook delivery through the sandbox', () => {
     expect(byEvent.body.data.map((d: { endpointId: string }) => d.endpointId).sort()).toEqual([endpoint.id, second.body.id].sort());
 
     const page1 = await env.sandbox.request('GET', '/v1/webhooks/deliveries?limit=3', { key: keys.secretTest });
-    expect(page1.body.hasMore).toBe(true);
-    const page2 = await env.sandbox.request('GET', `/v1/webhooks/deliveries?limit=3&startingAfter=${page1.body.data[2].id}`, { key: keys.secretTest });
-    expect(page2.body).toMatchObject({ hasMore: false });
+    expect(page1.body).toMatchObject({ hasMore: true, nextCursor: page1.body.data[2].id });
+    const page2 = await env.sandbox.request('GET', `/v1/webhooks/deliveries?limit=3&startingAfter=${page1.body.nextCursor}`, { key: keys.secretTest });
+    expect(page2.body).toMatchObject({ hasMore: false, nextCursor: null });
     expect([...page1.body.data, ...page2.body.data].map((d: { id: string }) => d.id)).toEqual(all.body.data.map((d: { id: string }) => d.id));
     expect((await env.sandbox.request('GET', '/v1/webhooks/deliveries?state=lost', { key: keys.secretTest })).status).toBe(400);
   });

@@ -106,7 +106,7 @@ describe('webhook endpoints API', () => {
 
     expect((await sandbox.request('GET', `/v1/webhooks/endpoints/${id}`, { key: other.keys.secretTest })).status).toBe(404);
     expect((await sandbox.request('GET', `/v1/webhooks/endpoints/${id}`, { key: keys.secretLive })).status).toBe(404);
-    expect((await sandbox.request('GET', '/v1/webhooks/endpoints', { key: keys.secretLive })).body).toEqual({ data: [] });
+    expect((await sandbox.request('GET', '/v1/webhooks/endpoints', { key: keys.secretLive })).body).toEqual({ data: [], hasMore: false, nextCursor: null });
   });
 
   it('refuses a 17th endpoint in one mode with 409 endpoint_limit_reached, and counts each mode apart', async () => {
@@ -119,6 +119,23 @@ describe('webhook endpoints API', () => {
     expect(over.status).toBe(409);
     expect(over.body).toMatchObject({ statusCode: 409, code: 'endpoint_limit_reached' });
     expect(live.status).toBe(201);
-    expect((await sandbox.request('GET', '/v1/webhooks/endpoints', { key: keys.secretTest })).body.data).toHaveLength(16);
+    expect((await sandbox.request('GET', '/v1/webhooks/endpoints?limit=100', { key: keys.secretTest })).body).toMatchObject({ hasMore: false, nextCursor: null });
+    expect((await sandbox.request('GET', '/v1/webhooks/endpoints?limit=100', { key: keys.secretTest })).body.data).toHaveLength(16);
+  });
+
+  it('lists endpoints in creation order in the cursor envelope: limit (default 10), startingAfter the nextCursor', async () => {
+    const { keys } = await sandbox.newMerchant();
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await create(keys.secretTest, { url: `https://merchant.example/hooks/${i}` })).body.id);
+
+    const first = await sandbox.request('GET', '/v1/webhooks/endpoints', { key: keys.secretTest });
+    expect(first.body.data.map((e: { id: string }) => e.id)).toEqual(ids.slice(0, 10));
+    expect(first.body).toMatchObject({ hasMore: true, nextCursor: ids[9] });
+    const rest = await sandbox.request('GET', `/v1/webhooks/endpoints?startingAfter=${first.body.nextCursor}`, { key: keys.secretTest });
+    expect(rest.body).toEqual({ data: [expect.objectContaining({ id: ids[10] }), expect.objectContaining({ id: ids[11] })], hasMore: false, nextCursor: null });
+    const small = await sandbox.request('GET', `/v1/webhooks/endpoints?limit=5&startingAfter=${ids[4]}`, { key: keys.secretTest });
+    expect(small.body.data.map((e: { id: string }) => e.id)).toEqual(ids.slice(5, 10));
+    expect((await sandbox.request('GET', '/v1/webhooks/endpoints?limit=101', { key: keys.secretTest })).status).toBe(400);
+    expect((await sandbox.request('GET', '/v1/webhooks/endpoints?startingAfter=wd_x', { key: keys.secretTest })).status).toBe(400);
   });
 });

@@ -16,7 +16,7 @@ const MIDDY_ERROR_CODES: Record<number, { status: number; code: string; message?
  */
 export function toErrorResponse(error: unknown, logger: Logger): APIGatewayProxyResult {
   if (error instanceof ApiError) {
-    return jsonResponse(error.statusCode, errorBody(error.statusCode, error.code, error.message, error.options.field), error.options.headers);
+    return jsonResponse(error.statusCode, errorBody(error.statusCode, error.code, error.message, error.options.field, error.options.errors), error.options.headers);
   }
   const http = error as { statusCode?: number; expose?: boolean; message?: string };
   if (typeof http.statusCode === 'number' && http.statusCode < 500 && http.expose !== false) {

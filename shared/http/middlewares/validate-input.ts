@@ -1,7 +1,8 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as z from 'zod';
-import { parseInput } from '../../schemas/validation.ts';
+import type { FieldProblem } from '../../errors.ts';
+import { checkInput, invalidInput, type InputLocation } from '../../schemas/validation.ts';
 import { requestState } from '../request-state.ts';
 
 export interface InputSchemas {
@@ -10,15 +11,28 @@ export interface InputSchemas {
   params?: z.ZodType;
 }
 
-/** Validates path, query and body with the route's zod schemas; the handler sees only the parsed values. */
+/**
+ * Validates path, query and body with the route's zod schemas; the handler sees only the parsed values. The problems
+ * of all three are answered together, in one 400.
+ */
 export function validateInput(schemas: InputSchemas): MiddlewareObj<APIGatewayProxyEvent> {
   const validateInputBefore = (request: Request<APIGatewayProxyEvent>) => {
     const { event } = request;
-    requestState(request.context).input = {
-      params: schemas.params ? parseInput(schemas.params, event.pathParameters ?? {}, 'path') : undefined,
-      query: schemas.query ? parseInput(schemas.query, event.queryStringParameters ?? {}, 'query') : undefined,
-      body: schemas.body ? parseInput(schemas.body, event.body, 'body') : undefined,
+    const problems: FieldProblem[] = [];
+    const parsed = (schema: z.ZodType | undefined, value: unknown, location: InputLocation) => {
+      if (!schema) return undefined;
+      const checked = checkInput(schema, value, location);
+      if (checked.ok) return checked.data;
+      problems.push(...checked.problems);
+      return undefined;
     };
+    const input = {
+      params: parsed(schemas.params, event.pathParameters ?? {}, 'path'),
+      query: parsed(schemas.query, event.queryStringParameters ?? {}, 'query'),
+      body: parsed(schemas.body, event.body, 'body'),
+    };
+    if (problems.length > 0) throw invalidInput(problems);
+    requestState(request.context).input = input;
   };
   return { before: validateInputBefore, name: 'validateInput' };
 }
