@@ -2,7 +2,7 @@
  * The dashboard's start: sign-in when there is no session, else the shell (header, mode toggle, navigation) around
  * the page the URL's fragment names. The session ends at its expiry or at the API's first 401: back to sign-in.
  */
-import { api, whenSessionEnds } from './api.ts';
+import { api, ApiError, whenSessionEnds } from './api.ts';
 import { h, replace } from './dom.ts';
 import { language, setLanguage, t, type Language } from './i18n.ts';
 import { renderCards } from './pages/cards.ts';
@@ -126,6 +126,8 @@ async function renderRoute(): Promise<void> {
     await entry.render(view, route);
   } catch (error) {
     if (!currentSession()) return;
+    // A fault of the page itself (not an API answer) is logged for the developer tools and the browser tests.
+    if (!(error instanceof ApiError)) console.error(error);
     replace(view, h('p', { class: 'notice error', role: 'alert' }, errorMessage(error)));
   }
   // The page's heading takes the focus after a navigation, so a screen reader announces where the user is.

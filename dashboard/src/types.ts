@@ -89,7 +89,8 @@ export interface SessionDetail {
 export interface PaymentDetail {
   session: SessionDetail | null;
   transactions: TransactionDetail[];
-  deliveries: WebhookDelivery[];
+  /** Absent from an API that has not listed them yet: read as none. */
+  deliveries?: WebhookDelivery[];
 }
 
 export interface ApiKey {

@@ -34,7 +34,7 @@ export function table(caption: string, headers: string[], rows: Child[][], optio
 }
 
 const BADGE_TONES: Record<string, string> = {
-  approved: 'ok', delivered: 'ok', completed: 'ok', active: 'ok', enabled: 'ok', on: 'ok',
+  approved: 'ok', delivered: 'ok', succeeded: 'ok', completed: 'ok', active: 'ok', enabled: 'ok', on: 'ok',
   declined: 'bad', failed: 'bad', exhausted: 'bad', request_refused: 'bad', revoked: 'bad', deleted: 'bad', abandoned: 'bad',
   paid: 'ok', pending: 'warn', retrying: 'warn', scheduled: 'warn', open: 'warn', created: 'warn', otp_requested: 'warn', processing: 'warn',
 };

@@ -132,6 +132,7 @@ export const en: Dictionary = {
     disabled: 'Disabled',
     scheduled: 'Scheduled',
     delivered: 'Delivered',
+    succeeded: 'Delivered',
     retrying: 'Retrying',
     exhausted: 'Exhausted',
     abandoned: 'Abandoned',

@@ -130,6 +130,7 @@ export const es = {
     disabled: 'Desactivado',
     scheduled: 'Programada',
     delivered: 'Entregada',
+    succeeded: 'Entregado',
     retrying: 'Reintentando',
     exhausted: 'Agotada',
     abandoned: 'Abandonada',

@@ -52,10 +52,11 @@ export async function renderPaymentDetail(view: HTMLElement, reference: string):
     replace(
       deliveries,
       list.length
-        ? deliveryTable(d.deliveriesTitle, list, region, async (): Promise<void> => drawDeliveries((await api<PaymentDetail>('GET', path)).deliveries))
+        ? deliveryTable(d.deliveriesTitle, list, region, async (): Promise<void> => drawDeliveries((await api<PaymentDetail>('GET', path)).deliveries ?? []))
         : emptyState(d.noDeliveries),
     );
-  drawDeliveries(detail.deliveries);
+  // Deliveries are listed once the events were written; an answer without them lists none.
+  drawDeliveries(detail.deliveries ?? []);
 
   const session = detail.session;
   const first = detail.transactions[0];
