@@ -5,9 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { AdminError } from '../shared/admin/errors.ts';
+import { ApiError } from '../shared/errors.ts';
 import { loadBankCredentials } from '../shared/admin/bank-credentials.ts';
 import { listKeys, revokeKey, rotateKey } from '../shared/admin/key-admin.ts';
-import { createMerchant, KEY_PREFIX, type AdminStores } from '../shared/admin/merchant-admin.ts';
+import { createMerchant, KEY_PREFIX, requireMerchant, type AdminStores } from '../shared/admin/merchant-admin.ts';
 import { describeMerchant, provisionMerchant, setBranding, setRateLimit, setTestMode } from '../shared/admin/merchant-settings.ts';
 import { requireEnv } from '../shared/config.ts';
 import { createSecretBox } from '../shared/crypto/create-crypto.ts';
@@ -20,6 +21,15 @@ import { createApiKeyStore, type ApiKeyRecord, type KeyKind } from '../shared/st
 import { createDocumentClient } from '../shared/store/dynamo-client.ts';
 import { createMerchantStore } from '../shared/store/merchant-store.ts';
 import { sandboxEnvironment } from '../infra/sandbox/environment.ts';
+import { systemClock } from '../shared/clock.ts';
+import { createCognitoUserDirectory } from '../shared/dashboard/cognito-user-directory.ts';
+import { sandboxUserDirectory } from '../shared/dashboard/local-user-directory.ts';
+import { ROLES } from '../shared/dashboard/roles.ts';
+import { decideTestModeRequest } from '../shared/dashboard/test-mode-admin.ts';
+import { inviteUser } from '../shared/dashboard/user-admin.ts';
+import type { UserDirectory } from '../shared/dashboard/user-directory.ts';
+import { createTestModeRequestStore, type TestModeRequestStore } from '../shared/store/test-mode-request-store.ts';
+import { createUserStore, type UserStore } from '../shared/store/user-store.ts';
 
 const KINDS = Object.keys(KEY_PREFIX) as KeyKind[];
 const MODES: readonly Mode[] = ['test', 'live'];
@@ -38,10 +48,14 @@ Commands:
   test-mode --merchant <id> --gateway ${GATEWAY_IDS.join('|')} (--on | --off)
   credentials load --merchant <id> --gateway ${GATEWAY_IDS.join('|')} --file <credentials.json>
   limits set --merchant <id> --class ${OPERATION_CLASSES.join('|')} --per-minute <n> --per-day <n>
+  users create --merchant <id> --email <email> --role ${ROLES.join('|')}
+  test-mode requests
+  test-mode approve|refuse --merchant <id> --gateway ${GATEWAY_IDS.join('|')}
 
 Without --aws it acts on the sandbox, reading the same variables as \`npm start\`: DYNAMODB_ENDPOINT (or
 DYNAMODB_PORT), TABLE_NAME and SANDBOX_DIR (local keys in <SANDBOX_DIR>/keys). With --aws it acts on the deployed
-table: TABLE_NAME and AWS_REGION, and SECRETS_KMS_KEY_ARN for \`credentials load\`.
+table: TABLE_NAME and AWS_REGION, SECRETS_KMS_KEY_ARN for \`credentials load\`, and USER_POOL_ID and
+USER_POOL_CLIENT_ID (the stack's outputs) for \`users create\`, which then has Cognito email the invitation.
 --json prints exactly one JSON object on stdout. Exit codes: 0 done, 1 refused or failed, 2 usage error.`;
 
 class UsageError extends Error {
@@ -58,6 +72,9 @@ interface Target {
   stores: AdminStores;
   /** Built only for the command that needs it. */
   secretBox(): SecretBox;
+  /** Dashboard users and their sign-in (Cognito with --aws, the sandbox's own without); built on use. */
+  dashboardUsers(): { users: UserStore; userDirectory: UserDirectory };
+  testModeRequests: TestModeRequestStore;
   where: string;
   close(): void;
 }
@@ -212,7 +229,54 @@ const commands: Record<string, Command> = {
       };
     },
   },
+  'users create': {
+    synopsis: `users create --merchant <id> --email <email> --role ${ROLES.join('|')}`,
+    options: { ...merchantOption, email: { type: 'string' }, role: { type: 'string' } },
+    async run(values, target) {
+      const [merchantId, email, role] = [text(values, 'merchant'), text(values, 'email'), oneOf(values, 'role', ROLES)];
+      await requireMerchant(target.stores.merchants, merchantId);
+      const { user, temporaryPassword } = await inviteUser(target.dashboardUsers(), { merchantId, email, role, now: Date.now() });
+      return {
+        json: { user, ...(temporaryPassword && { temporaryPassword }) },
+        text: [
+          `Dashboard user ${user.id} <${user.email}> (${user.role}) created for ${merchantId}.`,
+          temporaryPassword
+            ? `Temporary password (shown once; the user chooses a new one at first sign-in): ${temporaryPassword}`
+            : 'Cognito emails the invitation with a temporary password; the user chooses a new one at first sign-in.',
+        ].join('\n'),
+      };
+    },
+  },
+  'test-mode requests': {
+    synopsis: 'test-mode requests',
+    options: {},
+    async run(_values, { testModeRequests }) {
+      const pending = await testModeRequests.listPending();
+      return {
+        json: { requests: pending },
+        text: pending.length
+          ? pending.map((r) => `  ${r.requestedAt}  ${r.merchantId}  ${r.gateway.padEnd(14)} ${r.enabled ? 'on ' : 'off'}  by ${r.requestedBy}`).join('\n')
+          : 'No pending test-mode requests.',
+      };
+    },
+  },
+  'test-mode approve': decideCommand(true),
+  'test-mode refuse': decideCommand(false),
 };
+
+/** Decides a merchant's pending test-mode request; an approval switches the gateway's test mode at once. */
+function decideCommand(approve: boolean): Command {
+  return {
+    synopsis: `test-mode ${approve ? 'approve' : 'refuse'} --merchant <id> --gateway ${GATEWAY_IDS.join('|')}`,
+    options: { ...merchantOption, gateway: { type: 'string' } },
+    async run(values, target) {
+      const [merchantId, gateway] = [text(values, 'merchant'), oneOf(values, 'gateway', GATEWAY_IDS)];
+      const decided = await decideTestModeRequest(target, merchantId, gateway, approve, Date.now());
+      const outcome = approve ? `approved: test mode is now ${decided.enabled ? 'on' : 'off'} for ${gateway}` : 'refused: test mode stays as it was';
+      return { json: { request: decided }, text: `Request of ${merchantId} ${outcome}. The merchant sees it in the dashboard's settings. ${CACHE_NOTE}` };
+    },
+  };
+}
 
 const globalOptions: Options = { json: { type: 'boolean' }, aws: { type: 'boolean' } };
 
@@ -257,6 +321,11 @@ function openTarget(aws: boolean): Target {
     return {
       stores: { merchants: createMerchantStore(db, tableName), apiKeys: createApiKeyStore(db, tableName) },
       secretBox: () => createSecretBox({ secretsKmsKeyArn: requireEnv('SECRETS_KMS_KEY_ARN') }),
+      dashboardUsers: () => ({
+        users: createUserStore(db, tableName),
+        userDirectory: createCognitoUserDirectory({ userPoolId: requireEnv('USER_POOL_ID'), clientId: requireEnv('USER_POOL_CLIENT_ID') }),
+      }),
+      testModeRequests: createTestModeRequestStore(db, tableName),
       where: `table ${tableName} in ${region}`,
       close: () => db.destroy(),
     };
@@ -266,6 +335,11 @@ function openTarget(aws: boolean): Target {
   return {
     stores: { merchants: createMerchantStore(db, env.tableName), apiKeys: createApiKeyStore(db, env.tableName) },
     secretBox: () => createSecretBox({ localKeyDir: env.keyDir }),
+    dashboardUsers: () => ({
+      users: createUserStore(db, env.tableName),
+      userDirectory: sandboxUserDirectory({ db, tableName: env.tableName, keyDir: env.keyDir, clock: systemClock }),
+    }),
+    testModeRequests: createTestModeRequestStore(db, env.tableName),
     where: `table ${env.tableName} at ${env.dynamoEndpoint} (is the sandbox running? \`npm start\`)`,
     close: () => db.destroy(),
   };
@@ -273,7 +347,7 @@ function openTarget(aws: boolean): Target {
 
 /** What went wrong, in one line: the platform team needs the cause, never a stack trace. */
 function failureMessage(error: unknown, target: Target | undefined): string {
-  if (error instanceof AdminError || error instanceof CryptoError) return error.message;
+  if (error instanceof AdminError || error instanceof CryptoError || error instanceof ApiError) return error.message;
   const { name, message, code } = error as Error & { code?: string };
   if (name === 'ResourceNotFoundException') return `The table does not exist: ${target?.where ?? ''}.`;
   if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(message)) return `Cannot reach DynamoDB: ${target?.where ?? ''}.`;
