@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMerchant, type MerchantKeys } from '../shared/admin/merchant-admin.ts';
+import { seedSandboxAdmin } from '../shared/dashboard/sandbox-admin.ts';
 import { startDynamoLocal } from '../infra/sandbox/dynamodb-local.ts';
 import { PersistentOffsetClock } from '../infra/sandbox/persistent-clock.ts';
 import { startSandbox } from '../infra/sandbox/sandbox.ts';
@@ -38,6 +39,7 @@ async function main() {
     seeded = { merchantId: merchant.id, keys };
     writeFileSync(seedFile, JSON.stringify(seeded, null, 2), { mode: 0o600 });
   }
+  const dashboardAdmin = await seedSandboxAdmin({ users: sandbox.deps.users, userDirectory: sandbox.userDirectory }, seeded.merchantId, join(env.dataDir, 'dashboard-admin.json'), sandbox.clock.now());
 
   const api = sandbox.url.replace('127.0.0.1', 'localhost');
   console.log(`
@@ -54,6 +56,11 @@ svc sandbox is running.
     publishable key (test): ${seeded.keys.publishableTest}
     read-only key (test):  ${seeded.keys.restrictedTest}
     secret key (live):     ${seeded.keys.secretLive}
+
+  Dashboard: ${api}/dashboard/
+    admin:     ${dashboardAdmin.email}
+    password:  ${dashboardAdmin.password}
+    (more users: npm run --silent admin -- users create --merchant ${seeded.merchantId} --email <email> --role admin|developer|read_only)
 
   Try it:
     curl -s ${api}/v1/sessions -H "Authorization: Bearer ${seeded.keys.secretTest}" \\
