@@ -10,10 +10,10 @@ import type { ApiRequest, ApiResult } from '../../shared/http/api-types.ts';
 import { errorBody } from '../../shared/http/response.ts';
 import { GatewayUnavailableError } from '../../shared/gateways/payment-gateway.ts';
 import { CheckoutChargeResultSchema, CheckoutOtpBodySchema, type CheckoutOtpBody } from '../../shared/schemas/checkout-schemas.ts';
-import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import { bankAccountFor } from '../../shared/payments/bank-account.ts';
-import { applyOutcome, chargeAnswer, commitStep, MAX_RACES, progressStep, rejection, settlementStep } from '../../shared/payments/charge-steps.ts';
-import { checkoutSession, refuse, requireSession } from '../../shared/payments/checkout-session.ts';
+import { applyOutcome, chargeAnswer, commitStep, progressStep, rejection, settlementStep } from '../../shared/payments/charge-steps.ts';
+import { checkoutSession, refuse } from '../../shared/payments/checkout-session.ts';
+import { decideOnFreshSession, SessionMovedError, sessionMoved } from '../../shared/payments/session-contention.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 
@@ -36,21 +36,20 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       },
     },
   },
+  // A code entered while another request moved the session is decided again on the session as it is now, with the
+  // bank's verdict on the code kept from the first time it was asked: the verdict does not change, the session may.
   async (req, deps) => {
-    let session = checkoutSession(req.auth);
-    for (let race = 1; ; race++) {
-      try {
-        return await enterCode(req, deps, session);
-      } catch (error) {
-        if (!(error instanceof ConditionFailedError) || race >= MAX_RACES) throw error;
-        session = await requireSession(deps, req.body.sessionReference);
-      }
-    }
+    const asked: BankVerdict = {};
+    return decideOnFreshSession(deps, checkoutSession(req.auth), (session) => enterCode(req, deps, session, asked));
   },
   { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
 );
 
-async function enterCode(req: ApiRequest<CheckoutOtpBody>, deps: Deps, session: Session): Promise<ApiResult> {
+interface BankVerdict {
+  verdict?: 'valid' | 'invalid';
+}
+
+async function enterCode(req: ApiRequest<CheckoutOtpBody>, deps: Deps, session: Session, asked: BankVerdict): Promise<ApiResult> {
   const transaction = await deps.transactions.get(req.body.transactionReference);
   if (!transaction || transaction.sessionReference !== session.reference) throw new NotFoundError('transaction', 'transactionReference');
   const decision = decideOtpEntry(stateOf(session), req.now);
@@ -64,12 +63,14 @@ async function enterCode(req: ApiRequest<CheckoutOtpBody>, deps: Deps, session: 
   const account = await bankAccountFor(deps, req.auth.merchant, session);
   const gateway = deps.gateways(session.gateway);
   const reference = { transactionReference: transaction.reference, sessionReference: session.reference };
-  const verdict = await gateway.verifyOtp(reference, req.body.code, account).catch((error: unknown) => {
+  const verdict = (asked.verdict ??= await gateway.verifyOtp(reference, req.body.code, account).catch(async (error: unknown) => {
     if (error instanceof GatewayUnavailableError) {
+      // The bank awaits no code once another request has confirmed this one: decide again on the session as it is.
+      if (await sessionMoved(deps, session)) throw new SessionMovedError();
       throw new ApiError(503, SERVICE_CODES.PROCESSOR_UNAVAILABLE, 'The bank could not check the code right now; nothing changed. Retry shortly.', { cause: error });
     }
     throw error;
-  });
+  }));
 
   if (verdict === 'invalid') {
     const wrong = { ...traced(transaction, 'otp_invalid', req.now), otpFailures: transaction.otpFailures + 1 };

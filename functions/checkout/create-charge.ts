@@ -10,12 +10,12 @@ import { errorBody } from '../../shared/http/response.ts';
 import { prefixedId } from '../../shared/ids.ts';
 import { CheckoutChargeBodySchema, CheckoutChargeResultSchema, type CheckoutChargeBody } from '../../shared/schemas/checkout-schemas.ts';
 import type { AttemptStep } from '../../shared/store/charge-store.ts';
-import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import { bankAccountFor } from '../../shared/payments/bank-account.ts';
 import { sealCardFor } from '../../shared/payments/card-vault.ts';
-import { applyOutcome, commitStep, MAX_RACES, rejection, settlementStep, startStep } from '../../shared/payments/charge-steps.ts';
+import { applyOutcome, commitStep, rejection, settlementStep, startStep } from '../../shared/payments/charge-steps.ts';
 import { openedPayment } from '../../shared/payments/processor-payments.ts';
-import { checkoutSession, refuse, requireSession } from '../../shared/payments/checkout-session.ts';
+import { checkoutSession, refuse } from '../../shared/payments/checkout-session.ts';
+import { decideOnFreshSession } from '../../shared/payments/session-contention.ts';
 import { settleStaleAttempt } from '../../shared/payments/stale-attempts.ts';
 import { paymentInput } from './payment-input.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
@@ -56,29 +56,22 @@ export const { build, handler, schemas, parts } = defineApiHandler(
   { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
 );
 
-/** Runs one write of an attempt against the session, deciding again on a fresh read after a lost race. */
-async function onOpenSession<T>(
+/** Runs one write of an attempt against the session, deciding again on a fresh read after each lost race. */
+const onOpenSession = <T>(
   req: ApiRequest<CheckoutChargeBody>,
   deps: Deps,
   first: Session,
   typed: CardInput,
   write: (session: Session, transaction: Transaction, usesOpenedPayment: boolean) => Promise<T>,
-): Promise<T> {
-  let session = first;
-  for (let race = 1; ; race++) {
+): Promise<T> =>
+  decideOnFreshSession(deps, first, async (session) => {
     const decision = decideChargeStart(stateOf(session), req.now);
     if (decision.kind === 'refuse') refuse(decision.refusal);
     const context = { merchantId: session.merchantId, mode: session.mode, sessionReference: session.reference, gateway: session.gateway, amountMinor: session.amountMinor, currency: session.currency, now: req.now, metadata: session.metadata };
     const opened = await openedPayment(deps, session);
     const transaction = opened ? { ...opened, card: summariseCard(typed) } : newTransaction({ reference: prefixedId('txn') }, context, summariseCard(typed), null);
-    try {
-      return await write(session, transaction, opened !== null);
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError) || race >= MAX_RACES) throw error;
-      session = await requireSession(deps, req.body.sessionReference);
-    }
-  }
-}
+    return write(session, transaction, opened !== null);
+  });
 
 /** The session to processing with a new pending transaction: from here the charge is in flight. */
 const startAttempt = (

@@ -13,11 +13,9 @@ import type { Deps } from '../deps.ts';
 import type { GatewayOutcome } from '../gateways/payment-gateway.ts';
 import type { IdempotencyContext } from '../http/api-types.ts';
 import { advanceSession, type AttemptStep } from '../store/charge-store.ts';
-import { TransactionConditionFailedError, TransactionConflictError } from '../store/conditions.ts';
+import { TransactionConditionFailedError } from '../store/conditions.ts';
 import { vaultItems } from './card-vault.ts';
-
-/** A lost race (another request changed the session first) is decided again on a fresh read, this many times. */
-export const MAX_RACES = 3;
+import { backOff, isTransactionConflict, MAX_LOST_WRITES } from './session-contention.ts';
 
 export const rejection = (status: 'declined' | 'failed', errorCode: string, detail: string): TransactionResult => ({
   status,
@@ -107,13 +105,15 @@ export function chargeAnswer(session: Session, transaction: Transaction, now: nu
  * Writes a step and, in the same transaction, the answer a retry with the same Idempotency-Key will replay. An
  * approval on a session with a customerRef also stores the card (record, match, card.stored); an ended attempt
  * drops its sealed card. Losing the card's match to a simultaneous approval of the same card means it is stored
- * now: the step is written again, reusing that card.
+ * now: the step is written again, reusing that card. A transaction conflict (another request's write on one of
+ * these items at that instant, even one that then fails) wrote nothing: the step is sent again. A lost version
+ * check on the session is the caller's to decide (session-contention.ts).
  */
 export async function commitStep(deps: Deps, step: AttemptStep, answer: { statusCode: number; body: unknown } | null, idempotency?: IdempotencyContext): Promise<void> {
   const { sealedCard, ...ended } = step.transaction;
   const written: AttemptStep = step.transaction.status === 'pending' ? step : { ...step, transaction: ended };
   const storesCard = sealedCard && ended.status === 'approved' && step.after.customerRef ? { ...step.after, customerRef: step.after.customerRef } : null;
-  for (let race = 1; ; race++) {
+  for (let lost = 1; ; lost++) {
     const items = deps.charges.stepItems(written);
     const firstVaultItem = items.length;
     const vault = storesCard ? await vaultItems(deps, storesCard, ended, sealedCard!, deps.clock.now()) : [];
@@ -123,8 +123,9 @@ export async function commitStep(deps: Deps, step: AttemptStep, answer: { status
       await deps.charges.commit(items);
       return;
     } catch (error) {
-      const lostCardRace = error instanceof TransactionConflictError || (error instanceof TransactionConditionFailedError && error.index === firstVaultItem);
-      if (vault.length === 0 || !lostCardRace || race >= MAX_RACES) throw error;
+      const lostCardRace = vault.length > 0 && error instanceof TransactionConditionFailedError && error.index === firstVaultItem;
+      if (!(lostCardRace || isTransactionConflict(error)) || lost >= MAX_LOST_WRITES) throw error;
+      await backOff(lost);
     }
   }
 }

@@ -10,9 +10,10 @@ import { chargeEvent, resolveTransaction, toMerchantTransaction, traced, type Tr
 import type { Deps } from '../deps.ts';
 import type { GatewayOutcome } from '../gateways/payment-gateway.ts';
 import type { IdempotencyContext } from '../http/api-types.ts';
-import { TransactionConditionFailedError, TransactionConflictError } from '../store/conditions.ts';
+import { TransactionConditionFailedError } from '../store/conditions.ts';
 import { outboxPut } from '../store/outbox.ts';
-import { MAX_RACES, rejection } from './charge-steps.ts';
+import { rejection } from './charge-steps.ts';
+import { backOff, isTransactionConflict, MAX_LOST_WRITES } from './session-contention.ts';
 import { bankRecord, RECONCILE_AFTER_MS } from './stale-attempts.ts';
 
 /** The answer of POST /v1/charges: 200 with the result, 202 while pending; the transaction plus its svcToken. */
@@ -64,7 +65,7 @@ export async function settleServerCharge(
   const settled = resolved ?? traced(asked, 'bank_no_answer', now, outcome.kind === 'unknown' ? outcome.detail : undefined);
   const needsVerification = result?.status === 'declined' && result.errorCode === PROCESSOR_CODES.AUTHENTICATION_REQUIRED;
   let card: StoredCard | null = needsVerification ? await deps.cards.get(stored.svcToken!) : null;
-  for (let race = 1; ; race++) {
+  for (let lost = 1; ; lost++) {
     const items = [deps.transactions.putItem(settled, { replacing: stored })];
     if (resolved) items.push(outboxPut(deps.config.tableName, stored.merchantId, chargeEvent(resolved, at)));
     const cardIndex = items.length;
@@ -79,8 +80,9 @@ export async function settleServerCharge(
     } catch (error) {
       if (error instanceof TransactionConditionFailedError && error.index === 0) return answerSettledMeanwhile(deps, stored, idempotency, error);
       // The bank has answered: a card changed meanwhile (a notice, a delete) must not lose that answer. Decide again on it.
-      const changed = error instanceof TransactionConflictError || (error instanceof TransactionConditionFailedError && error.index === cardIndex);
-      if (!changed || race >= MAX_RACES) throw error;
+      const changed = isTransactionConflict(error) || (error instanceof TransactionConditionFailedError && error.index === cardIndex);
+      if (!changed || lost >= MAX_LOST_WRITES) throw error;
+      await backOff(lost);
       if (card) card = await deps.cards.get(card.svcToken);
     }
   }
