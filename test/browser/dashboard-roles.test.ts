@@ -1,0 +1,140 @@
+/**
+ * Every page of the dashboard for each role (admin, developer, read_only) on desktop and phone: the navigation the
+ * role is offered, axe-core with no serious or critical finding on any page, and screenshots under
+ * test-artifacts/dashboard/. Then what the shell promises: English remembered, sign-out, an ended session back at
+ * sign-in, a developer's card deletion behind a confirm dialog.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Role } from '../../shared/dashboard/roles.ts';
+import {
+  BROWSER_TEST_TIMEOUT,
+  checkoutPayment,
+  DESKTOP,
+  goTo,
+  PHONE,
+  screenshot,
+  seriousViolations,
+  signIn,
+  startDashboardHarness,
+  useTestData,
+  WAIT,
+  type DashboardHarness,
+  type DashboardUserLogin,
+} from './support/dashboard-browser.ts';
+
+const PAGES_BY_ROLE: Record<Role, string[]> = {
+  admin: ['Resumen', 'Pagos', 'Tarjetas guardadas', 'Webhooks', 'Desarrolladores', 'Configuración'],
+  developer: ['Resumen', 'Pagos', 'Tarjetas guardadas', 'Webhooks', 'Desarrolladores', 'Configuración'],
+  read_only: ['Resumen', 'Pagos', 'Tarjetas guardadas', 'Webhooks', 'Configuración'],
+};
+const CUSTOMER = 'cliente-roles-7';
+
+describe('dashboard pages for each role', BROWSER_TEST_TIMEOUT, () => {
+  let harness: DashboardHarness;
+  const users = {} as Record<Role, DashboardUserLogin>;
+
+  beforeAll(async () => {
+    harness = await startDashboardHarness();
+    users.admin = harness.admin;
+    users.developer = await harness.invite('developer');
+    users.read_only = await harness.invite('read_only');
+    await checkoutPayment(harness, CUSTOMER, 'declined');
+    await checkoutPayment(harness, CUSTOMER, 'approved');
+    await harness.sandbox.request('POST', '/v1/webhooks/endpoints', { key: harness.keys.secretTest, body: { url: `${harness.receiver.url}/hooks`, enabledEvents: ['charge.approved'] } });
+  }, 120_000);
+  afterAll(() => harness?.close());
+
+  for (const role of ['admin', 'developer', 'read_only'] as const) {
+    for (const [device, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+      it(`${role} on ${device}: the role's navigation, every page accessible, screenshots`, async () => {
+        const { page, errors } = await harness.open(viewport);
+        expect(await seriousViolations(page)).toEqual([]);
+        await screenshot(page, `${role}-${device}-sign-in`);
+        await signIn(page, users[role]);
+        await useTestData(page);
+        const nav = page.getByRole('navigation', { name: 'Secciones del panel' });
+        expect(await nav.getByRole('link').allTextContents()).toEqual(PAGES_BY_ROLE[role]);
+
+        const visits: [string, string][] = [
+          ['#/overview', 'overview'],
+          ['#/payments', 'payments'],
+          [`#/cards?customerRef=${CUSTOMER}`, 'cards'],
+          ['#/webhooks', 'webhooks'],
+          ['#/webhooks/new', 'webhook-new'],
+          ['#/developers', 'developers'],
+          ['#/settings', 'settings'],
+        ];
+        for (const [hash, name] of visits) {
+          await page.goto(`${harness.sandbox.url}/dashboard/${hash}`);
+          await page.locator('main h1').waitFor(WAIT);
+          await page.locator('.view > .loading').waitFor({ state: 'detached', ...WAIT });
+          expect(await page.locator('.notice.error').count(), `${name}: ${await page.locator('.notice.error').allTextContents()}`).toBe(0);
+          expect(await seriousViolations(page), name).toEqual([]);
+          await screenshot(page, `${role}-${device}-${name}`);
+        }
+        // A payment's detail, reached from the list.
+        await goTo(page, 'Pagos');
+        await page.locator('tbody a').first().click();
+        await page.locator('.attempt').first().waitFor(WAIT);
+        expect(await seriousViolations(page)).toEqual([]);
+        await screenshot(page, `${role}-${device}-payment-detail`);
+        expect(errors).toEqual([]);
+      });
+    }
+  }
+
+  it('lets a developer delete a stored card after confirming, and keeps it when the dialog is cancelled', async () => {
+    const { page } = await harness.open(DESKTOP);
+    await signIn(page, users.developer);
+    await useTestData(page);
+    await page.goto(`${harness.sandbox.url}/dashboard/#/cards?customerRef=${CUSTOMER}`);
+    const remove = page.getByRole('button', { name: 'Eliminar visa •••• 1111' });
+    await remove.click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor(WAIT);
+    expect(await dialog.textContent()).toContain('¿Eliminar la tarjeta visa •••• 1111?');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'developer-desktop-card-delete-dialog');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached', ...WAIT });
+    expect((await harness.sandbox.request('GET', `/v1/cards?customerRef=${CUSTOMER}`, { key: harness.keys.secretTest })).body[0].status).toBe('active');
+
+    await remove.click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Eliminar' }).click();
+    await page.getByText('Tarjeta eliminada.').waitFor(WAIT);
+    await expect.poll(async () => (await harness.sandbox.request('GET', `/v1/cards?customerRef=${CUSTOMER}`, { key: harness.keys.secretTest })).body[0]?.status ?? 'gone', WAIT).not.toBe('active');
+  });
+
+  it('remembers English once chosen, and every text follows it', async () => {
+    const { page } = await harness.open(DESKTOP);
+    await signIn(page, users.read_only);
+    await page.getByLabel('Idioma').selectOption('en');
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor(WAIT);
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Dashboard sections' }).getByRole('link', { name: 'Payments' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor(WAIT);
+    expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    expect(await page.getByRole('switch', { name: 'Test data' }).count()).toBe(1);
+    await screenshot(page, 'read_only-desktop-payments-english');
+  });
+
+  it('signs out, and sends a user whose session ended back to sign-in with the reason', async () => {
+    const { page } = await harness.open(PHONE);
+    await signIn(page, users.read_only);
+    await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await page.getByText('Cerraste la sesión.').waitFor(WAIT);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+
+    await signIn(page, users.read_only);
+    // The API no longer accepts the token (expired, or the user was removed): the next call ends the session.
+    await page.evaluate(() => {
+      const stored = JSON.parse(sessionStorage.getItem('svc.dashboard.session')!);
+      sessionStorage.setItem('svc.dashboard.session', JSON.stringify({ ...stored, token: `${stored.token}x` }));
+    });
+    await page.getByRole('navigation', { name: 'Secciones del panel' }).getByRole('link', { name: 'Pagos' }).click();
+    await page.getByText('Tu sesión terminó. Inicia sesión de nuevo.').waitFor(WAIT);
+    await page.getByRole('heading', { name: 'Inicia sesión en el panel' }).waitFor(WAIT);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'read_only-phone-session-ended');
+  });
+});
