@@ -8,10 +8,10 @@ import { ConflictError, NotFoundError, ValidationError } from '../../shared/erro
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import type { ApiRequest } from '../../shared/http/api-types.ts';
 import { prefixedId } from '../../shared/ids.ts';
-import { CreateChargeBodySchema, type CreateChargeBody } from '../../shared/schemas/card-schemas.ts';
-import { TransactionSchema } from '../../shared/schemas/transaction-schemas.ts';
+import { CreateChargeBodySchema, ServerChargeSchema, type CreateChargeBody } from '../../shared/schemas/card-schemas.ts';
 import { IDEMPOTENCY_RETENTION_MS, type IdempotencyScope } from '../../shared/store/idempotency-store.ts';
 import { bankAccountFor } from '../../shared/payments/bank-account.ts';
+import { guardCustomer } from '../../shared/payments/card-vault.ts';
 import { serverChargeAnswer, settleServerCharge } from '../../shared/payments/server-charges.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
@@ -27,7 +27,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
   {
     body: CreateChargeBodySchema,
     responses: {
-      success: { 200: TransactionSchema, 202: TransactionSchema },
+      success: { 200: ServerChargeSchema, 202: ServerChargeSchema },
       errors: {
         404: 'resource_missing: svcToken is not an active card of this merchant and mode.',
         409: 'test_mode_off, test_mode_unsupported, card_flow_unsupported (the card needs its CVV: use a session with cardToken), customer_mismatch, authentication_required (the customer must pay once with the card), bank_credentials_missing.',
@@ -106,9 +106,7 @@ async function chargeableCard(deps: Deps, merchant: Merchant, mode: Mode, body: 
   if (GATEWAYS[card.gateway].currency !== body.currency) {
     throw new ValidationError(`This card is charged in ${GATEWAYS[card.gateway].currency}.`, 'currency', 'parameter_invalid');
   }
-  if (body.customerRef !== undefined && body.customerRef !== card.customerRef) {
-    throw new ConflictError('customer_mismatch', 'This card does not belong to that customerRef.');
-  }
+  guardCustomer(card, body.customerRef);
   if (card.gatewayAuthStatus === 'requires_authentication') {
     throw new ConflictError('authentication_required', 'The gateway asked the customer to verify this card again: they must pay once with it in the checkout before it can be charged server to server.');
   }

@@ -3,6 +3,7 @@ import { newSession, toSessionResource } from '../../shared/domain/session.ts';
 import { ConflictError, NotFoundError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { newId, prefixedId } from '../../shared/ids.ts';
+import { guardCustomer } from '../../shared/payments/card-vault.ts';
 import { CreateSessionBodySchema, SessionSchema } from '../../shared/schemas/session-schemas.ts';
 
 export const { build, handler, schemas, parts } = defineApiHandler(
@@ -13,7 +14,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       success: { 201: SessionSchema },
       errors: {
         404: 'resource_missing: cardToken is not a card of this merchant and mode, or it was deleted.',
-        409: 'merchant_not_provisioned, test_mode_off, test_mode_unsupported, card_flow_unsupported.',
+        409: 'merchant_not_provisioned, test_mode_off, test_mode_unsupported, card_flow_unsupported, customer_mismatch (customerRef is not the cardToken\'s customer).',
       },
     },
   },
@@ -35,6 +36,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       if (GATEWAYS[card.gateway].storedCardsWithoutCvv) {
         throw new ConflictError('card_flow_unsupported', 'This card is stored at a gateway that does not ask for a CVV; charge it server to server with POST /v1/charges.');
       }
+      guardCustomer(card, req.body.customerRef);
     }
 
     const session = newSession(req.body, { id: newId(), reference: prefixedId('cs') }, { merchantId: merchant.id, mode, gateway, now: req.now, card });

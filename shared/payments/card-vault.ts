@@ -4,6 +4,7 @@
  * card record, its match and card.stored to the transaction that settles the attempt.
  */
 import type { Deps } from '../deps.ts';
+import { ConflictError } from '../errors.ts';
 import type { PaymentData } from '../domain/payment-data.ts';
 import type { Session } from '../domain/session.ts';
 import {
@@ -81,3 +82,13 @@ export async function vaultItems(deps: Deps, session: Session & { customerRef: s
 /** A card under periodic verification is indexed by its estimated end, where the daily notices find it. */
 const verificationIndex = (deps: Deps, card: StoredCard): TransactItem[] =>
   card.gatewayAuthExpiresAt ? [deps.cards.verificationItem({ ...card, gatewayAuthExpiresAt: card.gatewayAuthExpiresAt })] : [];
+
+/**
+ * The customer guard: a stored card is used only for its own customer. A customerRef sent with a card (a cardToken
+ * session, a server-to-server charge) must be the card's; omitted, the card's customer is meant.
+ */
+export function guardCustomer(card: Pick<StoredCard, 'customerRef'>, customerRef: string | undefined): void {
+  if (customerRef !== undefined && customerRef !== card.customerRef) {
+    throw new ConflictError('customer_mismatch', 'This card does not belong to that customerRef.');
+  }
+}
