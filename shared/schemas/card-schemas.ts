@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { CARD_STATUSES, GATEWAY_AUTH_STATUSES } from '../domain/stored-card.ts';
 import { MetadataInputSchema } from './common.ts';
+import { TransactionSchema } from './transaction-schemas.ts';
 
 const SvcToken = z.string().regex(/^tok_svc_[0-9A-Za-z]{1,64}$/, { error: 'must be a stored card token (tok_svc_...)' });
 
@@ -41,3 +42,6 @@ export const CreateChargeBodySchema = z
   })
   .meta({ id: 'CreateChargeRequest' });
 export type CreateChargeBody = z.output<typeof CreateChargeBodySchema>;
+
+/** The answer of POST /v1/charges: its transaction and the card charged (it has no session). */
+export const ServerChargeSchema = TransactionSchema.extend({ svcToken: z.string().meta({ example: 'tok_svc_7Hq2LmZ8rT1vB6nW3kY5aQeX' }) }).meta({ id: 'ServerCharge' });

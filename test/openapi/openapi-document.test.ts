@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRouteSchemas } from '../../shared/openapi/load-route-schemas.ts';
+import { isPublicRoute } from '../../shared/openapi/operation-descriptions.ts';
 import { routeIds, routes } from '../../shared/routes.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
@@ -26,9 +27,9 @@ describe('the OpenAPI document', () => {
     expect(document.components.securitySchemes.secretKey).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
   });
 
-  it('describes every route of the manifest, with the handler declaring its success answers', async () => {
+  it('describes every public route of the manifest, with the handler declaring its success answers', async () => {
     const schemas = await loadRouteSchemas();
-    for (const id of routeIds) {
+    for (const id of routeIds.filter(isPublicRoute)) {
       expect(schemas[id].responses, `${id} declares responses in defineApiHandler`).toBeDefined();
       const operation = document.paths[routes[id].path]?.[routes[id].method.toLowerCase()];
       expect(operation?.operationId, id).toBe(id);
