@@ -4,6 +4,7 @@ import type { Merchant } from '../domain/merchant.ts';
 import { normaliseBranding, type BrandingInput, type LogoContentType, type MerchantLogo } from '../domain/merchant-branding.ts';
 import { ConditionFailedError, conditional, itemDoesNotExist, itemExists } from './conditions.ts';
 import { keys } from './keys.ts';
+import type { TransactItem } from './session-store.ts';
 
 /** Merchants: configuration read on every authenticated request (through a cache), written by the admin CLI. */
 export interface MerchantStore {
@@ -17,13 +18,15 @@ export interface MerchantStore {
    * Sets or removes the business name and the logo, field by field (no read of the merchant first): absent fields
    * are left as they are, null removes. Checks and cleans the input first (normaliseBranding; BrandingError when
    * unusable). The logo's bytes and the merchant's pointer to them change in one transaction. Answers the merchant
-   * as written; MerchantNotFoundError-like ConditionFailedError when there is no such merchant.
+   * as written; ConditionFailedError when there is no such merchant. `alsoWrite` joins other items to the same
+   * transaction (an audit entry), so they are written exactly when the change is (an input that changes nothing
+   * writes nothing, them included).
    *
    * @example
    * await merchants.updateBranding('mer_123', { businessName: 'Café Ávila', logo: { contentType: 'image/png', bytes } });
    * await merchants.updateBranding('mer_123', { logo: null }); // the checkout shows no logo; the name stays
    */
-  updateBranding(merchantId: string, input: BrandingInput): Promise<Merchant>;
+  updateBranding(merchantId: string, input: BrandingInput, options?: { alsoWrite?: TransactItem[] }): Promise<Merchant>;
   /** The logo's bytes when `hash` is the merchant's current logo, else null (an old URL answers 404). */
   getLogo(merchantId: string, hash: string): Promise<{ contentType: LogoContentType; bytes: Uint8Array } | null>;
 }
@@ -107,7 +110,7 @@ export function createMerchantStore(db: DynamoDBDocumentClient, tableName: strin
         ),
       );
     },
-    async updateBranding(merchantId, input) {
+    async updateBranding(merchantId, input, { alsoWrite = [] } = {}) {
       const change = normaliseBranding(input);
       const set: string[] = [];
       const remove: string[] = [];
@@ -118,7 +121,7 @@ export function createMerchantStore(db: DynamoDBDocumentClient, tableName: strin
         values[':name'] = change.businessName;
       }
       const logoKey = keys.merchantLogo(merchantId);
-      const logoWrites: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [];
+      const logoWrites: TransactItem[] = [];
       if (change.logo === null) {
         remove.push('logo');
         logoWrites.push({ Delete: { TableName: tableName, Key: logoKey } });
@@ -136,12 +139,12 @@ export function createMerchantStore(db: DynamoDBDocumentClient, tableName: strin
         ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
         ConditionExpression: itemExists,
       };
-      if (logoWrites.length === 0) {
+      if (logoWrites.length === 0 && alsoWrite.length === 0) {
         const { Attributes } = await conditional(() => db.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' })));
         return toMerchant(Attributes!);
       }
       // One transaction: the merchant never points at bytes that are not there, nor the reverse.
-      await conditional(() => db.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...logoWrites] })));
+      await conditional(() => db.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...logoWrites, ...alsoWrite] })));
       return readBack(merchantId);
     },
     async getLogo(merchantId, hash) {

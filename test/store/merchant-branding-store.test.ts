@@ -85,6 +85,20 @@ describe('MerchantStore.updateBranding', () => {
     expect(await store.getLogo(merchant.id, read!.logo!.hash)).not.toBeNull();
   });
 
+  it('writes the items it is given with the change, in the same transaction, and none of them when the merchant is missing', async () => {
+    const merchant = await aMerchant();
+    const entry = (id: string) => ({ Put: { TableName: tableName, Item: { pk: `TEST_AUDIT#${id}`, sk: 'TEST_AUDIT', action: 'settings.updated' } } });
+    const read = async (id: string) => (await db.send(new GetCommand({ TableName: tableName, Key: { pk: `TEST_AUDIT#${id}`, sk: 'TEST_AUDIT' }, ConsistentRead: true }))).Item;
+    const [named, logo, missing] = [randomToken(8), randomToken(8), randomToken(8)];
+
+    expect((await store.updateBranding(merchant.id, { businessName: 'Café Ávila' }, { alsoWrite: [entry(named)] })).businessName).toBe('Café Ávila');
+    expect(await read(named)).toMatchObject({ action: 'settings.updated' });
+    await store.updateBranding(merchant.id, { logo: { bytes: PNG } }, { alsoWrite: [entry(logo)] });
+    expect(await read(logo)).toBeDefined();
+    await expect(store.updateBranding(`mer_missing_${randomToken(8)}`, { businessName: 'Nadie' }, { alsoWrite: [entry(missing)] })).rejects.toBeInstanceOf(ConditionFailedError);
+    expect(await read(missing)).toBeUndefined();
+  });
+
   it('refuses bad input before writing anything, and an unknown merchant without creating it', async () => {
     const merchant = await aMerchant();
     await expect(store.updateBranding(merchant.id, { businessName: 'Café', logo: { bytes: new TextEncoder().encode('<svg/>') } })).rejects.toBeInstanceOf(BrandingError);
