@@ -8,7 +8,8 @@ import { t } from './i18n.ts';
 import type { DailyPoint } from './types.ts';
 import { table } from './ui.ts';
 
-const WIDTH = 640;
+/** A phone draws on a narrower canvas, so the axis text keeps its size instead of shrinking with the picture. */
+const narrow = () => matchMedia('(max-width: 40rem)').matches;
 const HEIGHT = 220;
 const PAD = { top: 12, right: 8, bottom: 28, left: 64 };
 
@@ -20,15 +21,18 @@ function niceMax(value: number): number {
 }
 
 export function dailyChart(currency: string, daily: DailyPoint[]): HTMLElement {
+  const width = narrow() ? 360 : 640;
   const title = t().overview.chartTitle(currency);
   const max = niceMax(Math.max(0, ...daily.map((d) => d.approvedAmountMinor)));
-  const plotWidth = WIDTH - PAD.left - PAD.right;
+  const plotWidth = width - PAD.left - PAD.right;
   const plotHeight = HEIGHT - PAD.top - PAD.bottom;
   const slot = plotWidth / Math.max(1, daily.length);
   const y = (value: number) => PAD.top + plotHeight - (value / max) * plotHeight;
 
-  const gridlines = [0, 0.5, 1].map((fraction) =>
-    svg('g', {}, svg('line', { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(max * fraction), y2: y(max * fraction), class: 'grid' }), svg('text', { x: PAD.left - 6, y: y(max * fraction) + 4, 'text-anchor': 'end', class: 'axis' }, formatMoneyShort(max * fraction, currency))),
+  const total = daily.reduce((sum, d) => sum + d.approvedAmountMinor, 0);
+  // Nothing approved: one baseline at zero, not three lines all labelled 0.
+  const gridlines = (total > 0 ? [0, 0.5, 1] : [0]).map((fraction) =>
+    svg('g', {}, svg('line', { x1: PAD.left, x2: width - PAD.right, y1: y(max * fraction), y2: y(max * fraction), class: 'grid' }), svg('text', { x: PAD.left - 6, y: y(max * fraction) + 4, 'text-anchor': 'end', class: 'axis' }, formatMoneyShort(max * fraction, currency))),
   );
   const bars = daily.map((day, index) => {
     const top = y(day.approvedAmountMinor);
@@ -38,8 +42,7 @@ export function dailyChart(currency: string, daily: DailyPoint[]): HTMLElement {
   const labelled = [...new Set([0, Math.floor((daily.length - 1) / 2), daily.length - 1])].filter((i) => i >= 0 && daily[i]);
   const dayLabels = labelled.map((i) => svg('text', { x: PAD.left + i * slot + slot / 2, y: HEIGHT - 8, 'text-anchor': 'middle', class: 'axis' }, formatDayMonth(daily[i]!.date)));
 
-  const total = daily.reduce((sum, d) => sum + d.approvedAmountMinor, 0);
-  const picture = svg('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': `${title}: ${formatMoney(total, currency)}`, class: 'chart' }, ...gridlines, ...bars, ...dayLabels);
+  const picture = svg('svg', { viewBox: `0 0 ${width} ${HEIGHT}`, role: 'img', 'aria-label': `${title}: ${formatMoney(total, currency)}`, class: 'chart' }, ...gridlines, ...bars, ...dayLabels);
   const rows = daily.map((d) => [formatDayMonth(d.date), formatMoney(d.approvedAmountMinor, currency), d.approved, d.declined, d.failed]);
   return h(
     'figure',

@@ -5,6 +5,7 @@
  * sign-in, a developer's card deletion behind a confirm dialog.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
 import type { Role } from '../../shared/dashboard/roles.ts';
 import {
   BROWSER_TEST_TIMEOUT,
@@ -40,6 +41,10 @@ describe('dashboard pages for each role', BROWSER_TEST_TIMEOUT, () => {
     users.read_only = await harness.invite('read_only');
     await checkoutPayment(harness, CUSTOMER, 'declined');
     await checkoutPayment(harness, CUSTOMER, 'approved');
+    // Live payments for the overview (live only): the bank's credentials loaded as the platform team does.
+    await loadBankCredentials(harness.sandbox.deps, harness.merchant.id, 'bank_direct', JSON.stringify({ apiKey: 'live-key' }));
+    await checkoutPayment(harness, CUSTOMER, 'approved', harness.keys.secretLive);
+    await checkoutPayment(harness, CUSTOMER, 'declined', harness.keys.secretLive);
     await harness.sandbox.request('POST', '/v1/webhooks/endpoints', { key: harness.keys.secretTest, body: { url: `${harness.receiver.url}/hooks`, enabledEvents: ['charge.approved'] } });
   }, 120_000);
   afterAll(() => harness?.close());
@@ -82,6 +87,21 @@ describe('dashboard pages for each role', BROWSER_TEST_TIMEOUT, () => {
       });
     }
   }
+
+  it("shows live payments only on the overview: today's approved amount and rate, the chart, the recent failure", async () => {
+    const { page } = await harness.open(DESKTOP);
+    await signIn(page, users.read_only);
+    await page.getByRole('heading', { level: 1, name: 'Resumen' }).waitFor(WAIT);
+    const ves = page.locator('section.panel', { has: page.getByRole('heading', { name: 'VES', exact: true }) });
+    const today = ves.locator('.stat').first();
+    await today.waitFor(WAIT);
+    expect(await today.locator('.stat-amount').textContent()).toBe('Bs. 1.250,50');
+    expect(await today.textContent()).toMatch(/50\s?%/);
+    expect(await ves.getByRole('img').getAttribute('aria-label')).toContain('Bs. 1.250,50');
+    expect(await page.locator('section.panel', { hasText: 'Fallos recientes' }).locator('tbody tr').count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'read_only-desktop-overview-live');
+  });
 
   it('lets a developer delete a stored card after confirming, and keeps it when the dialog is cancelled', async () => {
     const { page } = await harness.open(DESKTOP);

@@ -87,6 +87,7 @@ export const en: Dictionary = {
     declined: 'Declined',
     failed: 'Failed',
     noCurrencies: 'No live payments yet.',
+    noApproved: 'No approved payment in the last 30 days.',
     recentFailures: 'Recent failures',
     noFailures: 'No recent declined or failed payments.',
   },

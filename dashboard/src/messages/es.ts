@@ -85,6 +85,7 @@ export const es = {
     declined: 'Rechazados',
     failed: 'Fallidos',
     noCurrencies: 'Todavía no hay pagos reales.',
+    noApproved: 'Ningún pago aprobado en los últimos 30 días.',
     recentFailures: 'Fallos recientes',
     noFailures: 'No hay pagos rechazados ni fallidos recientes.',
   },

@@ -20,11 +20,16 @@ function totals(label: string, currency: string, value: Totals): HTMLElement {
 export async function renderOverview(view: HTMLElement): Promise<void> {
   const overview = await api<Overview>('GET', '/v1/dashboard/overview', { query: { tz: Intl.DateTimeFormat().resolvedOptions().timeZone } });
   const currencies = overview.currencies.map((c) =>
-    section(c.currency, h('div', { class: 'stats' }, totals(t().overview.today, c.currency, c.today), totals(t().overview.last30, c.currency, c.last30Days)), dailyChart(c.currency, c.daily)),
+    section(
+      c.currency,
+      h('div', { class: 'stats' }, totals(t().overview.today, c.currency, c.today), totals(t().overview.last30, c.currency, c.last30Days)),
+      // An empty chart says less than a sentence does.
+      c.last30Days.approvedAmountMinor > 0 ? dailyChart(c.currency, c.daily) : emptyState(t().overview.noApproved),
+    ),
   );
   const failures = overview.recentFailures.map((f) => [
     h('a', { href: routeHref('payments', f.reference) }, f.reference),
-    formatMoney(f.amountMinor, f.currency),
+    h('span', { class: 'amount' }, formatMoney(f.amountMinor, f.currency)),
     badge(f.status),
     f.declineReason ?? f.declineCode ?? t().common.none,
     formatDateTime(f.createdAt),

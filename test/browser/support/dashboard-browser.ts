@@ -178,8 +178,8 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * A test payment of customer `customerRef` in the checkout: declined (insufficient funds, card ending 0002) or
  * approved (card ending 1111, which an approval with a customerRef also stores). Returns the session.
  */
-export async function checkoutPayment(harness: DashboardHarness, customerRef: string, outcome: 'declined' | 'approved'): Promise<{ reference: string }> {
-  const session = await openSession(harness.sandbox, harness.keys.secretTest, { amountMinor: 125050, customerRef, description: 'Pedido 42' });
+export async function checkoutPayment(harness: DashboardHarness, customerRef: string, outcome: 'declined' | 'approved', key = harness.keys.secretTest): Promise<{ reference: string }> {
+  const session = await openSession(harness.sandbox, key, { amountMinor: 125050, customerRef, description: 'Pedido 42' });
   const number = outcome === 'declined' ? TEST_CARDS.insufficientFunds : TEST_CARDS.visa;
   const charged = await checkoutCharge(harness.sandbox, session.reference, { card: card(number) });
   if (charged.body?.transaction?.status !== outcome) throw new Error(`expected ${outcome}: ${charged.status} ${charged.text}`);
