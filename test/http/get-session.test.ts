@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, expectNoStackTrace, expectSecurityHeaders } from '../support/assertions.ts';
+import { expectError, expectNoStackTrace, expectSecurityHeaders, withoutRequestId } from '../support/assertions.ts';
 import { forceSessionState } from '../support/direct-writes.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 import type { MerchantKeys } from '../../shared/admin/merchant-admin.ts';
@@ -98,7 +98,7 @@ describe('GET /v1/sessions/{reference}', () => {
       for (const key of [other.secretTest, other.restrictedTest]) {
         const res = await get(created.reference, key);
         expectError(res, 404, 'resource_missing', 'reference');
-        expect(res.body).toEqual(missing.body);
+        expect(withoutRequestId(res.body)).toEqual(withoutRequestId(missing.body));
       }
     });
 
