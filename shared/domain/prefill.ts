@@ -61,6 +61,12 @@ export function normalisePrefill(input: { cardholderName?: string; documentType?
   return out;
 }
 
+/**
+ * A prefill that suggests nothing (`{}`) is no prefill: stored and answered as null, like an omitted one. An empty
+ * map would also be the one attribute of a session that DynamoDB streams carry as an untyped value.
+ */
+export const prefillOrNull = <T extends object>(prefill: T): T | null => (Object.keys(prefill).length > 0 ? prefill : null);
+
 const isDocumentType = (value: string): value is DocumentType => (DOCUMENT_TYPES as readonly string[]).includes(value);
 
 /** The spec's format of a document number for its type: digits for V/E/J/G, letters and digits for P. */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { CURRENCIES } from '../domain/merchant.ts';
-import { DOCUMENT_TYPES, normalisePrefill, prefillIssues } from '../domain/prefill.ts';
+import { DOCUMENT_TYPES, normalisePrefill, prefillIssues, prefillOrNull } from '../domain/prefill.ts';
 import { SESSION_DURATION_MINUTES } from '../domain/session.ts';
 import { CLOSED_REASONS, SESSION_STATUSES } from '../domain/session-state.ts';
 import { MetadataInputSchema, MetadataSchema, queryInt } from './common.ts';
@@ -16,9 +16,9 @@ export const PrefillInputSchema = z
   .transform((raw, ctx) => {
     const cleaned = normalisePrefill(raw);
     for (const issue of prefillIssues(cleaned)) ctx.addIssue({ code: 'custom', message: issue.message, path: [issue.field] });
-    return cleaned as { cardholderName?: string; documentType?: (typeof DOCUMENT_TYPES)[number]; documentId?: string };
+    return prefillOrNull(cleaned as { cardholderName?: string; documentType?: (typeof DOCUMENT_TYPES)[number]; documentId?: string });
   })
-  .meta({ id: 'PrefillInput', description: 'Suggested values for the buyer form; cleaned before storing.' });
+  .meta({ id: 'PrefillInput', description: 'Suggested values for the buyer form; cleaned before storing. An empty object is stored as null.' });
 
 export const CreateSessionBodySchema = z
   .strictObject({

@@ -152,8 +152,8 @@ describe('PrefillInputSchema', () => {
     expect(parse({ documentType: 'P' })).toMatchObject({ success: true, data: { documentType: 'P' } });
   });
 
-  it('accepts an empty prefill', () => {
-    expect(parse({})).toMatchObject({ success: true, data: {} });
+  it('accepts an empty prefill as no prefill: null', () => {
+    expect(parse({})).toEqual({ success: true, data: null });
   });
 
   it.each([
@@ -261,6 +261,11 @@ describe('prefill normalisation properties', () => {
       fc.property(prefillInput, (input) => {
         const result = parse(input);
         if (!result.success) return;
+        // Only an empty prefill becomes null (no prefill).
+        if (result.data === null) {
+          expect(input).toEqual({});
+          return;
+        }
         const { cardholderName, documentType, documentId } = result.data;
         if (cardholderName !== undefined) {
           expect(characterLength(cardholderName)).toBeGreaterThan(0);
