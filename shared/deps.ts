@@ -18,6 +18,7 @@ import { createIdempotencyStore, type IdempotencyStore } from './store/idempoten
 import { createMerchantStore, type MerchantStore } from './store/merchant-store.ts';
 import { createOutboxReader, type OutboxReader } from './store/outbox.ts';
 import { createRateLimitStore, type RateLimitStore } from './store/rate-limit-store.ts';
+import { createRefundStore, type RefundStore } from './store/refund-store.ts';
 import { createSessionStore, type SessionStore } from './store/session-store.ts';
 import { createTransactionStore, type TransactionStore } from './store/transaction-store.ts';
 import { createWebhookDeliveryStore, type WebhookDeliveryStore } from './store/webhook-delivery-store.ts';
@@ -56,6 +57,8 @@ export interface Deps {
   oauthTokens: OAuthTokenSource;
   transactions: TransactionStore;
   charges: ChargeStore;
+  /** Refunds of transactions and the running sums they keep on them. */
+  refunds: RefundStore;
   /** The bank adapter of each gateway. */
   gateways: GatewayRegistry;
   /** Dashboard users (merchant and role) and the sign-in failure counts. */
@@ -119,6 +122,7 @@ export function createDeps({ config, db, clock = systemClock, logger = createLog
     webhookDeliveries: createWebhookDeliveryStore(db, config.tableName),
     transactions,
     charges: createChargeStore(db, config.tableName, transactions),
+    refunds: createRefundStore(db, config.tableName),
     users,
     audit: createAuditStore(db, config.tableName),
     testModeRequests: createTestModeRequestStore(db, config.tableName),

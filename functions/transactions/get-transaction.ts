@@ -2,6 +2,7 @@ import { toTransactionDetail } from '../../shared/domain/transaction.ts';
 import { NotFoundError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { isStaleServerCharge, reconcileServerCharge } from '../../shared/payments/server-charges.ts';
+import { refundsOf } from '../../shared/payments/refunds.ts';
 import { TransactionDetailSchema, TransactionReferenceParamsSchema } from '../../shared/schemas/transaction-schemas.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
@@ -9,7 +10,8 @@ import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.
 /**
  * GET /v1/transactions/{reference}: with the technical detail and the trace. Another merchant's is a 404. A
  * server-to-server charge the bank never answered is settled here from the bank's record, as the checkout read
- * settles a checkout charge; a bank still silent leaves it pending.
+ * settles a checkout charge; a bank still silent leaves it pending. Its refunds are listed, those left pending settled
+ * likewise (shared/payments/refunds.ts).
  */
 export const { build, handler, schemas, parts } = defineApiHandler(
   'getTransaction',
@@ -19,8 +21,9 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     if (!stored || stored.merchantId !== req.auth.merchant.id || stored.mode !== req.auth.mode) {
       throw new NotFoundError('transaction', 'reference');
     }
-    const transaction = isStaleServerCharge(stored, req.now) ? await reconcileServerCharge(deps, req.auth.merchant, stored) : stored;
-    return { statusCode: 200, body: toTransactionDetail(transaction) };
+    const charged = isStaleServerCharge(stored, req.now) ? await reconcileServerCharge(deps, req.auth.merchant, stored) : stored;
+    const { transaction, refunds } = await refundsOf(deps, req.auth.merchant, charged, req.now);
+    return { statusCode: 200, body: toTransactionDetail(transaction, refunds) };
   },
   { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
 );

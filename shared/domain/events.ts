@@ -10,6 +10,8 @@ export const EVENT_TYPES = [
   'charge.approved',
   'charge.declined',
   'charge.failed',
+  'charge.refunded',
+  'charge.refund_failed',
   'card.stored',
   'card.deleted',
   'session.otp_requested',

@@ -1,6 +1,6 @@
 /**
  * Sample events for the test operation of a webhook endpoint: each is made by the same builder as the real event,
- * from obviously false objects (txn_sample..., cs_sample..., tok_svc_sample...), so it has the real shape and the
+ * from obviously false objects (txn_sample..., cs_sample..., tok_svc_sample..., ref_sample...), so it has the real shape and the
  * real nulls, plus data.sample true. A receiver that ships goods on charge.approved must check data.sample.
  * Pure: no I/O.
  */
@@ -8,6 +8,7 @@ import { declineReason, PROCESSOR_CODES } from './decline-codes.ts';
 import { buildEvent, sessionExpiredEvent, type EventEnvelope, type EventType } from './events.ts';
 import type { Mode } from './session-state.ts';
 import { authenticationExpiredEvent, authenticationExpiringEvent, cardDeletedEvent, cardStoredEvent, verificationEstimate, type StoredCard } from './stored-card.ts';
+import { newRefund, refundEvent, resolveRefund, type RefundResult } from './refund.ts';
 import { chargeEvent, newTransaction, resolveTransaction, type TransactionResult } from './transaction.ts';
 
 export const SAMPLE_REFERENCES = {
@@ -15,6 +16,8 @@ export const SAMPLE_REFERENCES = {
   session: 'cs_sample00000000000000000000',
   svcToken: 'tok_svc_sample00000000000000000000',
   processor: 'SAMPLE-000000',
+  refund: 'ref_sample00000000000000000000',
+  refundProcessor: 'SAMPLE-RFD-000000',
   customerRef: 'cus_sample',
 } as const;
 
@@ -39,10 +42,24 @@ const CHARGE_RESULTS = {
   'charge.failed': rejected('failed', PROCESSOR_CODES.PROCESSOR_ERROR),
 } as const satisfies Record<string, TransactionResult>;
 
-function sampleCharge(type: keyof typeof CHARGE_RESULTS, { mode, now }: SampleContext, createdAt: string): EventEnvelope {
+function sampleTransaction(type: keyof typeof CHARGE_RESULTS, { mode, now }: SampleContext) {
   const context = { merchantId: 'mer_sample', mode, sessionReference: SAMPLE_REFERENCES.session, gateway: 'bank_direct', amountMinor: 1050, currency: 'VES', now } as const;
   const pending = newTransaction({ reference: SAMPLE_REFERENCES.transaction }, context, { brand: 'visa', lastFour: '1111', expMonth: 12, expYear: 2030, holderName: 'Sample Holder' }, null);
-  return chargeEvent(resolveTransaction(pending, CHARGE_RESULTS[type], now), createdAt);
+  return resolveTransaction(pending, CHARGE_RESULTS[type], now);
+}
+
+const sampleCharge = (type: keyof typeof CHARGE_RESULTS, context: SampleContext, createdAt: string): EventEnvelope => chargeEvent(sampleTransaction(type, context), createdAt);
+
+const REFUND_RESULTS = {
+  'charge.refunded': { status: 'succeeded', processorReference: SAMPLE_REFERENCES.refundProcessor },
+  'charge.refund_failed': { status: 'failed', errorCode: '0057', detail: 'Sample event: nothing was refunded.' },
+} as const satisfies Record<string, RefundResult>;
+
+/** A partial refund (500 of the sample charge's 1050), succeeded or failed. */
+function sampleRefund(type: keyof typeof REFUND_RESULTS, context: SampleContext, createdAt: string): EventEnvelope {
+  const approved = sampleTransaction('charge.approved', context);
+  const pending = newRefund(SAMPLE_REFERENCES.refund, approved, { amountMinor: 500, method: 'refund' }, 'requested_by_customer', context.now);
+  return refundEvent(resolveRefund(pending, REFUND_RESULTS[type], context.now), approved, type === 'charge.refunded' ? 500 : 0, createdAt);
 }
 
 function sampleCard(mode: Mode, now: number, verification: 'active' | 'requires_authentication'): StoredCard {
@@ -83,6 +100,9 @@ function realShaped(type: EventType, context: SampleContext, createdAt: string):
     case 'charge.declined':
     case 'charge.failed':
       return sampleCharge(type, context, createdAt);
+    case 'charge.refunded':
+    case 'charge.refund_failed':
+      return sampleRefund(type, context, createdAt);
     case 'card.stored':
       return cardStoredEvent(sampleCard(mode, now, 'active'), createdAt);
     case 'card.deleted':

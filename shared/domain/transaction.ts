@@ -5,6 +5,7 @@ import { buildEvent, type EventEnvelope } from './events.ts';
 import type { Currency, GatewayId } from './merchant.ts';
 import { metadataOf, type Metadata } from './metadata.ts';
 import type { CardSummary } from './payment-data.ts';
+import { refundedMinor, toRefundResource, type Refund, type RefundResource } from './refund.ts';
 import type { DocumentType } from './prefill.ts';
 import type { Mode } from './session-state.ts';
 import type { SealedCard } from './stored-card.ts';
@@ -45,6 +46,10 @@ export interface Transaction {
   sealedCard?: SealedCard;
   /** The stored card a server-to-server charge (POST /v1/charges) was made with. */
   svcToken?: string;
+  /** Sum of the refunds that succeeded (shared/domain/refund.ts); absent until the first one. */
+  amountRefundedMinor?: number;
+  /** Sum of the refunds pending or succeeded: taken before the bank is called, given back by a failed refund. */
+  amountReservedMinor?: number;
   /** The charge's own metadata, or its session's; absent on transactions stored before metadata existed. */
   metadata?: Metadata;
   trace: TraceEntry[];
@@ -79,6 +84,10 @@ export interface TransactionDetailResource extends MerchantTransactionResource {
   document: { type: DocumentType; id: string } | null;
   detail: string | null;
   trace: TraceEntry[];
+  /** Sum of the refunds that succeeded; the status becomes refunded when it reaches amountMinor. */
+  amountRefundedMinor: number;
+  /** Oldest first. */
+  refunds: RefundResource[];
 }
 
 export const toTransactionResource = (t: Transaction): TransactionResource => ({
@@ -98,13 +107,15 @@ export const toTransactionResource = (t: Transaction): TransactionResource => ({
 
 export const toMerchantTransaction = (t: Transaction): MerchantTransactionResource => ({ ...toTransactionResource(t), metadata: metadataOf(t) });
 
-export const toTransactionDetail = (t: Transaction): TransactionDetailResource => ({
+export const toTransactionDetail = (t: Transaction, refunds: Refund[] = []): TransactionDetailResource => ({
   ...toMerchantTransaction(t),
   gateway: t.gateway,
   cardholderName: t.card?.holderName ?? null,
   document: t.document,
   detail: t.detail,
   trace: t.trace,
+  amountRefundedMinor: refundedMinor(t),
+  refunds: refunds.map(toRefundResource),
 });
 
 export function newTransaction(

@@ -1,10 +1,11 @@
 import type { GatewayId } from '../domain/merchant.ts';
-import { chargeStatus, postAuthorize, postCardCharge, verifyOtp, type ChargesEndpoint } from './card-charges.ts';
+import { chargeStatus, postAuthorize, postCardCharge, refundOperations, verifyOtp, type ChargesEndpoint } from './card-charges.ts';
 import type { BankAccount, PaymentGateway } from './payment-gateway.ts';
 
 /**
  * The VES banks: the direct-API bank (test and live environments, under {baseUrl}/test and {baseUrl}/live) and
- * the bank that confirms every charge with an OTP (live only). Both answer with the shared card protocol.
+ * the bank that confirms every charge with an OTP (live only). Both answer with the shared card protocol, refunds
+ * included (a test charge is refunded in the test environment, like it was charged).
  *
  * @example
  * const bank = cardBankGateway('bank_direct', { baseUrl: 'https://bank.example/api', timeoutMs: 8000, environments: true });
@@ -21,5 +22,8 @@ export function cardBankGateway(id: GatewayId, options: { baseUrl: string; timeo
     verifyOtp: (reference, code, account) => verifyOtp(endpointFor(account), reference, code, account),
     authorize: (reference, account) => postAuthorize(endpointFor(account), reference, account),
     chargeStatus: (reference, account) => chargeStatus(endpointFor(account), reference, account),
+    // These banks offer no void: a same-day refund is still a refund (the bank nets it before paying out, if it can).
+    refund: (request, account) => refundOperations(endpointFor(account), { voids: false }).refund(request, account),
+    refundStatus: (request, account) => refundOperations(endpointFor(account), { voids: false }).refundStatus(request, account),
   };
 }

@@ -1,11 +1,11 @@
 /**
- * The charge protocol the three banks share (card charge, OTP confirmation, status by our reference), spoken
+ * The charge protocol the three banks share (card charge, OTP confirmation, status by our reference, refunds), spoken
  * against a base URL that each adapter chooses. Kept in one place so the adapters differ only where the banks do.
  */
-import type { BankAccount, ChargeReference, ChargeRequest, GatewayOutcome } from './payment-gateway.ts';
+import type { BankAccount, ChargeReference, ChargeRequest, GatewayOutcome, PaymentGateway, RefundOutcome, RefundRequest } from './payment-gateway.ts';
 import { GatewayTimeoutError, GatewayUnavailableError } from './payment-gateway.ts';
 import { bankRequest, type BankReply } from './bank-http.ts';
-import { PROCESSOR_CODES } from '../domain/decline-codes.ts';
+import { PROCESSOR_CODES, SERVICE_CODES } from '../domain/decline-codes.ts';
 
 export interface ChargesEndpoint {
   /** The URL under which this charge's resources live: {base}/charges, {base}/charges/{reference}. */
@@ -104,4 +104,83 @@ export async function verifyOtp(endpoint: ChargesEndpoint, reference: ChargeRefe
   if (reply.body.result === 'otp_valid') return 'valid';
   if (reply.body.result === 'otp_invalid') return 'invalid';
   throw new GatewayUnavailableError(`The bank did not verify the OTP (HTTP ${reply.status}).`);
+}
+
+/**
+ * The refund protocol the three banks share: POST {charge}/refunds (or /void) with our refund reference, which the
+ * bank deduplicates on, and GET {charge}/refunds/{refundReference} for its record, refunds and voids alike.
+ */
+function toRefundOutcome(reply: BankReply): RefundOutcome | { kind: 'not_found' } | { kind: 'not_voidable' } {
+  const { body } = reply;
+  if (reply.status === 404) return { kind: 'not_found' };
+  switch (body.result) {
+    case 'succeeded':
+      return { kind: 'succeeded', processorReference: String(body.refundId) };
+    case 'pending':
+      return { kind: 'pending' };
+    case 'not_voidable':
+      return { kind: 'not_voidable' };
+    case 'failed':
+    case 'error':
+      return { kind: 'failed', code: String(body.code ?? PROCESSOR_CODES.PROCESSOR_ERROR), detail: String(body.message ?? '') };
+    default:
+      return { kind: 'failed', code: PROCESSOR_CODES.PROCESSOR_ERROR, detail: `Unexpected bank answer to a refund (HTTP ${reply.status}).` };
+  }
+}
+
+const chargeUrl = (endpoint: ChargesEndpoint, request: RefundRequest) => `${endpoint.base(request)}/charges/${encodeURIComponent(request.transactionReference)}`;
+
+export async function refundStatus(endpoint: ChargesEndpoint, request: RefundRequest, account: BankAccount): Promise<RefundOutcome | { kind: 'not_found' }> {
+  const reply = await bankRequest({
+    method: 'GET',
+    url: `${chargeUrl(endpoint, request)}/refunds/${encodeURIComponent(request.refundReference)}`,
+    credentials: account.credentials,
+    timeoutMs: endpoint.timeoutMs,
+    retries: STATUS_RETRIES,
+  });
+  const outcome = toRefundOutcome(reply);
+  return outcome.kind === 'not_voidable' ? { kind: 'failed', code: PROCESSOR_CODES.PROCESSOR_ERROR, detail: 'Unexpected bank answer to a refund status read.' } : outcome;
+}
+
+/**
+ * A refund or void moves money: never repeated. A timeout leaves it unknown (reconciled later by refundStatus); a
+ * 5xx or a refused connection is settled by asking the bank for its record, as a charge is.
+ */
+export async function postRefund(endpoint: ChargesEndpoint, request: RefundRequest, account: BankAccount, action: 'refunds' | 'void'): Promise<RefundOutcome | { kind: 'not_voidable' }> {
+  try {
+    const reply = await bankRequest({
+      method: 'POST',
+      url: `${chargeUrl(endpoint, request)}/${action}`,
+      body: { reference: request.refundReference, amountMinor: request.amountMinor, currency: request.currency },
+      credentials: account.credentials,
+      timeoutMs: endpoint.timeoutMs,
+    });
+    if (reply.status < 500) {
+      const outcome = toRefundOutcome(reply);
+      return outcome.kind === 'not_found' ? { kind: 'failed', code: PROCESSOR_CODES.PROCESSOR_ERROR, detail: 'The bank does not know the charge to refund.' } : outcome;
+    }
+  } catch (error) {
+    if (error instanceof GatewayTimeoutError) return { kind: 'unknown', detail: error.message };
+    if (!(error instanceof GatewayUnavailableError)) throw error;
+  }
+  try {
+    const status = await refundStatus(endpoint, request, account);
+    if (status.kind !== 'not_found') return status;
+    return { kind: 'failed', code: SERVICE_CODES.PROCESSOR_UNAVAILABLE, detail: 'The bank failed to process the refund and has no record of it.' };
+  } catch (error) {
+    if (!(error instanceof GatewayUnavailableError)) throw error;
+    return { kind: 'unknown', detail: `The bank failed and its refund status could not be read: ${error.message}` };
+  }
+}
+
+/** The refund operations of an adapter whose charges live under `endpoint`; voids only where the bank offers them. */
+export function refundOperations(endpoint: ChargesEndpoint, { voids }: { voids: boolean }): Pick<PaymentGateway, 'refund' | 'voidCharge' | 'refundStatus'> {
+  return {
+    refund: async (request, account) => {
+      const outcome = await postRefund(endpoint, request, account, 'refunds');
+      return outcome.kind === 'not_voidable' ? { kind: 'failed', code: PROCESSOR_CODES.PROCESSOR_ERROR, detail: 'Unexpected bank answer to a refund.' } : outcome;
+    },
+    ...(voids ? { voidCharge: (request, account) => postRefund(endpoint, request, account, 'void') } : {}),
+    refundStatus: (request, account) => refundStatus(endpoint, request, account),
+  };
 }

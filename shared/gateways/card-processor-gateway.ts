@@ -1,6 +1,6 @@
 import { SERVICE_CODES } from '../domain/decline-codes.ts';
 import { bankRequest } from './bank-http.ts';
-import { chargeStatus, postAuthorize, postCardCharge, verifyOtp, type ChargesEndpoint } from './card-charges.ts';
+import { chargeStatus, postAuthorize, postCardCharge, refundOperations, verifyOtp, type ChargesEndpoint } from './card-charges.ts';
 import { GatewayUnavailableError, type PaymentGateway } from './payment-gateway.ts';
 
 /** Creating the pending payment and cancelling it are idempotent at the processor, so both may be repeated. */
@@ -50,6 +50,8 @@ export function cardProcessorGateway(options: { baseUrl: string; timeoutMs: numb
     verifyOtp: (reference, code, account) => verifyOtp(endpoint, reference, code, account),
     authorize: (reference, account) => postAuthorize(endpoint, reference, account),
     chargeStatus: (reference, account) => chargeStatus(endpoint, reference, account),
+    // The processor captures at the end of the day: until then a full refund is a void of the charge.
+    ...refundOperations(endpoint, { voids: true }),
     async cancelPayment(sessionReference, account) {
       const reply = await bankRequest({
         method: 'POST',

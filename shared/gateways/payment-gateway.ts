@@ -36,6 +36,21 @@ export type GatewayOutcome =
   | { kind: 'unknown'; detail: string };
 
 
+/** A refund (or void) of an approved charge: our refund reference is the bank's idempotency key for it. No card data. */
+export interface RefundRequest extends ChargeReference {
+  refundReference: string;
+  amountMinor: number;
+  currency: Currency;
+}
+
+export type RefundOutcome =
+  | { kind: 'succeeded'; processorReference: string }
+  /** Accepted by the bank, to be paid out when it settles: a later status read tells. */
+  | { kind: 'pending' }
+  | { kind: 'failed'; code: string; detail: string }
+  /** No answer in time: the refund stays pending until a status read finds the bank's record. */
+  | { kind: 'unknown'; detail: string };
+
 export interface PaymentGateway {
   readonly id: GatewayId;
   /** Never retried: a second POST could charge twice; the bank deduplicates on transactionReference anyway. */
@@ -46,6 +61,15 @@ export interface PaymentGateway {
   authorize(reference: ChargeReference, account: BankAccount): Promise<GatewayOutcome>;
   /** Safe to retry: reads the bank's record of a charge, for reconciliation. */
   chargeStatus(reference: ChargeReference, account: BankAccount): Promise<GatewayOutcome | { kind: 'not_found' }>;
+  /** Never retried, like charge: the bank deduplicates on refundReference, so a repeat is answered, never paid twice. */
+  refund(request: RefundRequest, account: BankAccount): Promise<RefundOutcome>;
+  /**
+   * Only gateways that cancel a charge not yet settled (shared/domain/refund.ts VOIDS_SAME_DAY): the whole amount,
+   * same day. 'not_voidable' when the bank has settled the charge already: refund it instead.
+   */
+  voidCharge?(request: RefundRequest, account: BankAccount): Promise<RefundOutcome | { kind: 'not_voidable' }>;
+  /** Safe to retry: the bank's record of a refund or void, by our refund reference, for reconciliation. */
+  refundStatus(request: RefundRequest, account: BankAccount): Promise<RefundOutcome | { kind: 'not_found' }>;
   /** Only gateways whose payments are created pending (the USD processor): creates it, idempotently per session. */
   openPayment?(payment: { sessionReference: string; amountMinor: number; currency: Currency }, account: BankAccount): Promise<'pending' | 'charged' | 'cancelled'>;
   /**

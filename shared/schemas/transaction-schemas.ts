@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { CURRENCIES, GATEWAY_IDS } from '../domain/merchant.ts';
 import { DOCUMENT_TYPES } from '../domain/prefill.ts';
 import { TRANSACTION_STATUSES } from '../domain/transaction.ts';
+import { RefundSchema } from './refund-schemas.ts';
 import { MetadataSchema, queryInt } from './common.ts';
 import { MAX_PAGE_SIZE } from './session-schemas.ts';
 
@@ -32,6 +33,8 @@ export const TransactionDetailSchema = TransactionSchema.extend({
   document: z.object({ type: z.enum(DOCUMENT_TYPES), id: z.string() }).nullable(),
   detail: z.string().nullable().meta({ description: 'Full technical reason of a rejection.' }),
   trace: z.array(z.object({ at: z.string(), event: z.string(), detail: z.string().optional() })),
+  amountRefundedMinor: z.int().meta({ description: 'Sum of the refunds that succeeded; the status is refunded once it reaches amountMinor.' }),
+  refunds: z.array(RefundSchema).meta({ description: 'Oldest first.' }),
 }).meta({ id: 'TransactionDetail' });
 
 export const TransactionListSchema = z
@@ -60,7 +63,7 @@ export const AnalyticsSummaryQuerySchema = z
   .strictObject({ from: isoDate, to: isoDate })
   .refine((q) => q.from < q.to, { error: 'from must be before to', path: ['to'] });
 
-const approvalRate = z.number().nullable().meta({ description: 'approved / (approved + declined + failed), 4 decimals; null when there are none.' });
+const approvalRate = z.number().nullable().meta({ description: 'approved / (approved + declined + failed), refunded counted as approved, 4 decimals; null when there are none.' });
 
 export const AnalyticsSummarySchema = z
   .object({
@@ -70,7 +73,8 @@ export const AnalyticsSummarySchema = z
       z.object({
         currency: z.enum(CURRENCIES),
         counts: z.object(Object.fromEntries(TRANSACTION_STATUSES.map((s) => [s, z.int()])) as Record<(typeof TRANSACTION_STATUSES)[number], z.ZodInt>),
-        approvedAmountMinor: z.int(),
+        approvedAmountMinor: z.int().meta({ description: 'Sum of the amounts approved, refunded transactions included.' }),
+        refundedAmountMinor: z.int().meta({ description: 'Sum of the refunds that succeeded, partial ones included.' }),
         approvalRate,
       }),
     ),

@@ -63,6 +63,8 @@ describe('countedGateway', () => {
     verifyOtp: async () => 'valid',
     authorize: async () => ({ kind: 'approved', processorReference: 'p_2' }),
     chargeStatus: async () => ({ kind: 'not_found' }),
+    refund: async () => ({ kind: 'succeeded', processorReference: 'r_1' }),
+    refundStatus: async () => ({ kind: 'not_found' }),
   });
 
   it('counts what the bank decided on charges and authorisations, and a bank that did not answer', async () => {

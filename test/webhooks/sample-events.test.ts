@@ -42,7 +42,14 @@ describe('sample events', () => {
       const res = await checkoutCharge(sandbox, session.reference, { card: card(number) });
       return { session, res };
     };
-    await collect((await pay(TEST_CARDS.visa)).session.reference);
+    const refund = async (number: string) => {
+      const { session, res } = await pay(number);
+      await sandbox.request('POST', `/v1/transactions/${res.body.transaction.reference}/refunds`, { key: sk, body: { reason: 'requested_by_customer' }, headers: { 'idempotency-key': `refund-${number}` } });
+      await collect(session.reference);
+    };
+    await refund(TEST_CARDS.visa);
+    // Its refunds fail at the bank (README: test cards).
+    await refund('4000000000005126');
     await collect((await pay(TEST_CARDS.insufficientFunds)).session.reference);
     await collect((await pay(TEST_CARDS.processorError)).session.reference);
     const otp = await pay(TEST_CARDS.otp);
@@ -86,7 +93,7 @@ describe('sample events', () => {
     expect(data('charge.declined')).toMatchObject({ errorCode: '0051', processorReference: null });
     expect(data('card.stored')).toMatchObject({ svcToken: SAMPLE_REFERENCES.svcToken });
     for (const type of EVENT_TYPES) {
-      for (const value of Object.values(data(type))) if (typeof value === 'string' && /^(txn|cs|tok_svc)_/.test(value)) expect(value).toMatch(/^(txn|cs|tok_svc)_sample/);
+      for (const value of Object.values(data(type))) if (typeof value === 'string' && /^(txn|cs|tok_svc|ref)_/.test(value)) expect(value).toMatch(/^(txn|cs|tok_svc|ref)_sample/);
     }
   });
 
@@ -95,11 +102,18 @@ describe('sample events', () => {
     const endpoint = await sandbox.request('POST', '/v1/webhooks/endpoints', { key: keys.secretTest, body: { url: `${receiver.url}/samples` } });
     const sent = await sandbox.request('POST', `/v1/webhooks/endpoints/${endpoint.body.id}/test?type=charge.approved`, { key: keys.secretTest });
     expect(sent.status).toBe(202);
-    const refused = await sandbox.request('POST', `/v1/webhooks/endpoints/${endpoint.body.id}/test?type=charge.refunded`, { key: keys.secretTest });
+    const refund = await sandbox.request('POST', `/v1/webhooks/endpoints/${endpoint.body.id}/test?type=charge.refunded`, { key: keys.secretTest });
+    expect(refund.status).toBe(202);
+    const refused = await sandbox.request('POST', `/v1/webhooks/endpoints/${endpoint.body.id}/test?type=charge.captured`, { key: keys.secretTest });
     expect(refused.body).toMatchObject({ statusCode: 400, code: 'parameter_invalid', field: 'query.type' });
     await sandbox.background.drain();
-    const [request] = receiver.received.filter((r) => r.path === '/samples');
-    expect(verifyWebhookSignature({ header: request!.headers['svc-signature'] as string, rawBody: request!.rawBody, secret: endpoint.body.secret }).valid).toBe(true);
-    expect(JSON.parse(request!.rawBody)).toMatchObject({ id: sent.body.eventId, type: 'charge.approved', data: { sample: true, status: 'approved', transactionReference: SAMPLE_REFERENCES.transaction } });
+    const requests = receiver.received.filter((r) => r.path === '/samples');
+    for (const request of requests) expect(verifyWebhookSignature({ header: request.headers['svc-signature'] as string, rawBody: request.rawBody, secret: endpoint.body.secret }).valid).toBe(true);
+    const events = requests.map((r) => JSON.parse(r.rawBody));
+    expect(events.find((e) => e.id === sent.body.eventId)).toMatchObject({ type: 'charge.approved', data: { sample: true, status: 'approved', transactionReference: SAMPLE_REFERENCES.transaction } });
+    expect(events.find((e) => e.id === refund.body.eventId)).toMatchObject({
+      type: 'charge.refunded',
+      data: { sample: true, status: 'succeeded', refundReference: SAMPLE_REFERENCES.refund, transactionReference: SAMPLE_REFERENCES.transaction, amountRefundedMinor: 500 },
+    });
   });
 });

@@ -9,6 +9,12 @@
  *
  * A charge answers approved, declined, error or otp_required; after otp_required, POST .../otp {code} answers
  * otp_valid or otp_invalid, and POST .../authorize gives the charge's result.
+ *
+ * Refunds of an approved charge: POST .../charges/{reference}/refunds {reference, amountMinor, currency} answers
+ * succeeded, pending or failed, keyed by the refund reference (a repeat answers the first result, never refunds
+ * twice); GET .../charges/{reference}/refunds/{refundReference} reads it. The card processor also voids a charge of
+ * the same day, whole: POST .../charges/{reference}/void (not_voidable on a later day). The card of the charge decides
+ * (test-cards.ts: refunds that fail, stay pending until settled, or time out).
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -17,13 +23,13 @@ import type { Clock } from '../../../shared/clock.ts';
 import type { GatewayId } from '../../../shared/domain/merchant.ts';
 import { PROCESSOR_CODES } from '../../../shared/domain/decline-codes.ts';
 import { randomToken } from '../../../shared/ids.ts';
-import { cardBehaviour, OTP_CODE, type CardBehaviour } from './test-cards.ts';
+import { cardBehaviour, OTP_CODE, REFUND_REFUSED, refundBehaviour, type CardBehaviour, type RefundBehaviour } from './test-cards.ts';
 
 export interface BankCall {
   gateway: GatewayId;
   environment: 'test' | 'live';
-  operation: 'charge' | 'otp' | 'authorize' | 'status' | 'create_payment' | 'cancel';
-  /** Our transaction reference, or the session reference for payment operations. */
+  operation: 'charge' | 'otp' | 'authorize' | 'status' | 'create_payment' | 'cancel' | 'refund' | 'void' | 'refund_status';
+  /** Our transaction reference, the session reference for payment operations, the refund reference for refund ones. */
   reference: string;
 }
 
@@ -60,13 +66,30 @@ interface ChargeRecord {
   paymentOf: string | null;
   /** Hash of the card (never the number), for the OTP bank's verification record. */
   cardHash: string;
+  amountMinor: number;
+  /** Sandbox-clock time of the charge: a void is allowed the same UTC day only. */
+  chargedAt: number;
+  refunds: RefundBehaviour;
 }
+
+interface RefundRecord {
+  amountMinor: number;
+  status: 'succeeded' | 'pending' | 'failed';
+  refundId: string;
+  /** When a pending refund is paid out (sandbox clock). */
+  settlesAt: number;
+}
+
+/** How long a pending refund waits for the bank's settlement. */
+export const REFUND_SETTLEMENT_MS = 10 * 60_000;
 
 /** How long a "timeout" card's answer is held: longer than any adapter deadline, short enough to end. */
 const TIMEOUT_HOLD_MS = 60_000;
 
 export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: { clock: Clock; host?: string; port?: number }): Promise<SandboxBank> {
   const charges = new Map<string, ChargeRecord>();
+  /** By charge key and refund reference. */
+  const refunds = new Map<string, RefundRecord>();
   const payments = new Map<string, { status: 'pending' | 'charged' | 'cancelled'; amountMinor: number; currency: string }>();
   const calls: BankCall[] = [];
   const faults: BankFaults = { cancelFails: false, failNextCharges: 0 };
@@ -101,7 +124,7 @@ export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: 
       const reply = verified.has(hash)
         ? replyFor(behaviour.kind === 'otp' ? { kind: 'approve' } : behaviour)
         : { status: 200, body: { result: 'declined', code: PROCESSOR_CODES.AUTHENTICATION_REQUIRED, message: 'Cardholder authentication required' } };
-      charges.set(key, { reply, afterOtp: null, otpVerified: false, paymentOf, cardHash: hash });
+      charges.set(key, { reply, afterOtp: null, otpVerified: false, paymentOf, cardHash: hash, ...refundTerms(card.number, body.amountMinor) });
       // The timeout card is charged and its answer held, as when the customer pays with it.
       return { reply, hold: verified.has(hash) && behaviour.kind === 'timeout' };
     }
@@ -109,9 +132,48 @@ export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: 
     const needsOtp = behaviour.kind === 'otp' || (gateway === 'bank_otp' && behaviour.kind !== 'decline' && behaviour.kind !== 'error');
     const afterOtp: CardBehaviour | null = needsOtp ? (behaviour.kind === 'otp' ? { kind: 'approve' } : behaviour) : null;
     const reply = needsOtp ? replyFor({ kind: 'otp' }) : replyFor(behaviour);
-    charges.set(key, { reply, afterOtp, otpVerified: false, paymentOf, cardHash: hash });
+    charges.set(key, { reply, afterOtp, otpVerified: false, paymentOf, cardHash: hash, ...refundTerms(card.number, body.amountMinor) });
     if (paymentOf && reply.body.result === 'approved') payments.get(paymentOf)!.status = 'charged';
     return { reply, hold: behaviour.kind === 'timeout' && !needsOtp };
+  };
+
+  /** What a refund of this charge needs later: kept instead of the card, which the bank never stores. */
+  const refundTerms = (cardNumber: string, amountMinor: number) => ({ amountMinor, chargedAt: clock.now(), refunds: refundBehaviour(cardNumber) });
+
+  const refundReply = (refund: RefundRecord): Reply => {
+    if (refund.status === 'pending' && clock.now() >= refund.settlesAt) refund.status = 'succeeded';
+    if (refund.status === 'failed') return { status: 200, body: { result: 'failed', code: REFUND_REFUSED.code, message: REFUND_REFUSED.message, refundId: refund.refundId } };
+    return { status: 200, body: { result: refund.status, refundId: refund.refundId } };
+  };
+
+  /** A refund or void of an approved charge, once per refund reference, never more than the charge in total. */
+  const refund = (chargeKey: string, action: 'refunds' | 'void', body: Record<string, unknown>): { reply: Reply; hold: boolean } => {
+    const record = charges.get(chargeKey);
+    if (!record) return { reply: notFound(), hold: false };
+    const key = `${chargeKey}#${String(body.reference ?? '')}`;
+    const existing = refunds.get(key);
+    if (existing) return { reply: refundReply(existing), hold: false };
+    const amountMinor = body.amountMinor;
+    if (typeof body.reference !== 'string' || typeof amountMinor !== 'number' || !Number.isInteger(amountMinor) || amountMinor <= 0) {
+      return { reply: { status: 400, body: { result: 'error', code: '0030', message: 'Format error' } }, hold: false };
+    }
+    if (record.reply.body.result !== 'approved') return { reply: { status: 409, body: { result: 'failed', code: '0012', message: 'Invalid transaction: the charge was not approved' } }, hold: false };
+    if (action === 'void') {
+      const sameDay = new Date(record.chargedAt).toISOString().slice(0, 10) === new Date(clock.now()).toISOString().slice(0, 10);
+      if (!sameDay) return { reply: { status: 409, body: { result: 'not_voidable', message: 'The charge is settled: refund it instead' } }, hold: false };
+      if (amountMinor !== record.amountMinor) return { reply: { status: 400, body: { result: 'error', code: '0013', message: 'A void cancels the whole charge' } }, hold: false };
+    }
+    const refunded = [...refunds.entries()].filter(([k, r]) => k.startsWith(`${chargeKey}#`) && r.status !== 'failed').reduce((sum, [, r]) => sum + r.amountMinor, 0);
+    if (refunded + amountMinor > record.amountMinor) return { reply: { status: 409, body: { result: 'failed', code: '0013', message: 'Invalid amount: more than remains of the charge' } }, hold: false };
+    const pending = record.refunds === 'pending' && action === 'refunds';
+    const created: RefundRecord = {
+      amountMinor,
+      status: record.refunds === 'fail' ? 'failed' : pending ? 'pending' : 'succeeded',
+      refundId: `${action === 'void' ? 'VOID' : 'RFD'}${randomToken(10).toUpperCase()}`,
+      settlesAt: clock.now() + REFUND_SETTLEMENT_MS,
+    };
+    refunds.set(key, created);
+    return { reply: refundReply(created), hold: record.refunds === 'timeout' };
   };
 
   const verifyOtp = (key: string, code: unknown): Reply => {
@@ -134,6 +196,13 @@ export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: 
     if (record.reply.body.result === 'approved') verified.add(record.cardHash);
     if (record.paymentOf && record.reply.body.result === 'approved') payments.get(record.paymentOf)!.status = 'charged';
     return record.reply;
+  };
+
+  /** Done, but the answer arrives too late: the caller times out and must reconcile by status. */
+  const holdAnswer = async (res: ServerResponse) => {
+    held.add(res);
+    await new Promise((r) => setTimeout(r, TIMEOUT_HOLD_MS).unref());
+    held.delete(res);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<Reply | null> => {
@@ -169,7 +238,7 @@ export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: 
     }
     if (environment === 'live' && !live) return { status: 401, body: { result: 'error', code: '0063', message: 'Missing merchant credentials' } };
 
-    const [collection, reference, action] = chargePath;
+    const [collection, reference, action, refundReference] = chargePath;
     if (collection !== 'charges') return notFound();
     const keyOf = (ref: string) => `${gateway}/${environment}/${paymentOf ?? ''}/${ref}`;
     if (reference === undefined && req.method === 'POST') {
@@ -183,12 +252,7 @@ export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: 
         return { status: 200, body: { result: 'error', code: '0096', message: `Payment is ${payments.get(paymentOf)!.status}` } };
       }
       const { reply, hold } = charge(keyOf(ref), gateway, body, paymentOf);
-      if (hold) {
-        // Charged, but the answer arrives too late: the caller times out and must reconcile by status.
-        held.add(res);
-        await new Promise((r) => setTimeout(r, TIMEOUT_HOLD_MS).unref());
-        held.delete(res);
-      }
+      if (hold) await holdAnswer(res);
       return reply;
     }
     if (reference !== undefined && action === undefined && req.method === 'GET') {
@@ -202,6 +266,18 @@ export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: 
     if (reference !== undefined && action === 'authorize' && req.method === 'POST') {
       calls.push({ gateway, environment, operation: 'authorize', reference });
       return authorize(keyOf(reference));
+    }
+    const refundAction = action === 'refunds' && refundReference === undefined ? 'refunds' : action === 'void' && gateway === 'card_processor' ? 'void' : null;
+    if (reference !== undefined && refundAction && req.method === 'POST') {
+      calls.push({ gateway, environment, operation: refundAction === 'void' ? 'void' : 'refund', reference: String(body.reference ?? '') });
+      const { reply, hold } = refund(keyOf(reference), refundAction, body);
+      if (hold) await holdAnswer(res);
+      return reply;
+    }
+    if (reference !== undefined && action === 'refunds' && refundReference !== undefined && req.method === 'GET') {
+      calls.push({ gateway, environment, operation: 'refund_status', reference: refundReference });
+      const stored = refunds.get(`${keyOf(reference)}#${refundReference}`);
+      return stored ? refundReply(stored) : notFound();
     }
     return notFound();
 

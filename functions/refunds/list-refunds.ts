@@ -1,0 +1,26 @@
+import { refundedMinor, toRefundResource } from '../../shared/domain/refund.ts';
+import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
+import { defineApiHandler } from '../../shared/http/api-handler.ts';
+import { refundsOf } from '../../shared/payments/refunds.ts';
+import { RefundListSchema } from '../../shared/schemas/refund-schemas.ts';
+import { TransactionReferenceParamsSchema } from '../../shared/schemas/transaction-schemas.ts';
+import { findTransaction } from './transaction-access.ts';
+
+/**
+ * GET /v1/transactions/{reference}/refunds: oldest first. A refund left pending for a minute (no answer in time, or
+ * held by the bank until it settles) is settled here from the bank's record first.
+ */
+export const { build, handler, schemas, parts } = defineApiHandler(
+  'listRefunds',
+  { params: TransactionReferenceParamsSchema, responses: { success: { 200: RefundListSchema }, errors: { 404: 'resource_missing: no such transaction in this merchant and mode.' } } },
+  async (req, deps) => {
+    const stored = await findTransaction(deps, req.auth, req.params.reference);
+    const { transaction, refunds } = await refundsOf(deps, req.auth.merchant, stored, req.now);
+    return {
+      statusCode: 200,
+      body: { data: refunds.map(toRefundResource), transactionReference: transaction.reference, amountMinor: transaction.amountMinor, amountRefundedMinor: refundedMinor(transaction) },
+    };
+  },
+  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
+);

@@ -1,0 +1,123 @@
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterRefund, refundedMinor, type Refund } from '../domain/refund.ts';
+import type { TraceEntry, Transaction } from '../domain/transaction.ts';
+import { itemDoesNotExist } from './conditions.ts';
+import { keys } from './keys.ts';
+import type { TransactItem } from './session-store.ts';
+
+/**
+ * Refunds of the single table: one item per refund in its transaction's partition (REFUNDS#txn_...), and the running
+ * sums they keep on the transaction item. Every write here is an item of a TransactWriteItems the caller commits
+ * (deps.charges.commit), together with its event and stored answer.
+ *
+ * @example
+ * await deps.charges.commit(deps.refunds.reserveItems(transaction, refund, entry));
+ */
+export interface RefundStore {
+  get(transactionReference: string, reference: string): Promise<Refund | null>;
+  /** Oldest first. */
+  list(transactionReference: string): Promise<Refund[]>;
+  /**
+   * The refund written pending and its amount taken from what remains of the transaction, in one write: item 0 (the
+   * transaction) fails its condition when the transaction is no longer approved or too little remains; item 1 when
+   * the refund exists already.
+   */
+  reserveItems(transaction: Transaction, refund: Refund, entry: TraceEntry): TransactItem[];
+  /**
+   * The refund as the bank decided it (or still pending) over the stored refund, which must still be pending (item
+   * 0). A success adds to amountRefundedMinor and sets the transaction's status (item 1 checks the running total it
+   * was computed from, as read in `transaction`); a failure gives its reservation back.
+   */
+  settleItems(after: Refund, transaction: Transaction, entries: TraceEntry[]): TransactItem[];
+}
+
+const NOT_IN_DOMAIN = ['pk', 'sk', 'type'] as const;
+
+function toRefund(item: Record<string, unknown>): Refund {
+  const copy: Record<string, unknown> = { ...item };
+  for (const attribute of NOT_IN_DOMAIN) delete copy[attribute];
+  return copy as unknown as Refund;
+}
+
+/** Named condition fragments on the transaction item. */
+const isApproved = '#status = :approved';
+const noMoreReservedThan = '(attribute_not_exists(#reserved) OR #reserved <= :maxReserved)';
+const refundedStill = (before: number) => (before === 0 ? '(attribute_not_exists(#refunded) OR #refunded = :before)' : '#refunded = :before');
+const refundStillPending = '#status = :pending';
+
+export function createRefundStore(db: DynamoDBDocumentClient, tableName: string): RefundStore {
+  const put = (refund: Refund) => ({ TableName: tableName, Item: { ...keys.refund(refund.transactionReference, refund.reference), type: 'refund', ...refund } });
+  const transactionUpdate = (t: Transaction, set: string | null, condition: string | undefined, names: Record<string, string>, values: Record<string, unknown>, entries: TraceEntry[]): TransactItem => ({
+    Update: {
+      TableName: tableName,
+      Key: keys.transaction(t.reference),
+      UpdateExpression: `SET ${set ? `${set}, ` : ''}#trace = list_append(#trace, :entries), #updatedAt = :at`,
+      ...(condition ? { ConditionExpression: condition } : {}),
+      ExpressionAttributeNames: { ...names, '#trace': 'trace', '#updatedAt': 'updatedAt' },
+      ExpressionAttributeValues: { ...values, ':entries': entries, ':at': entries.at(-1)!.at },
+    },
+  });
+
+  return {
+    async get(transactionReference, reference) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.refund(transactionReference, reference) }));
+      return Item ? toRefund(Item) : null;
+    },
+
+    async list(transactionReference) {
+      const refunds: Refund[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await db.send(
+          new QueryCommand({
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': keys.refundsPartition(transactionReference) },
+            ConsistentRead: true,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        refunds.push(...(page.Items ?? []).map(toRefund));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return refunds.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.reference < b.reference ? -1 : 1));
+    },
+
+    reserveItems(transaction, refund, entry) {
+      return [
+        transactionUpdate(
+          transaction,
+          '#reserved = if_not_exists(#reserved, :zero) + :amount',
+          `${isApproved} AND ${noMoreReservedThan}`,
+          { '#status': 'status', '#reserved': 'amountReservedMinor' },
+          { ':approved': 'approved', ':zero': 0, ':amount': refund.amountMinor, ':maxReserved': transaction.amountMinor - refund.amountMinor },
+          [entry],
+        ),
+        { Put: { ...put(refund), ConditionExpression: itemDoesNotExist } },
+      ];
+    },
+
+    settleItems(after, transaction, entries) {
+      const refundItem: TransactItem = {
+        Put: { ...put(after), ConditionExpression: refundStillPending, ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':pending': 'pending' } },
+      };
+      if (after.status === 'pending') return [refundItem, transactionUpdate(transaction, null, undefined, {}, {}, entries)];
+      if (after.status === 'failed') {
+        return [refundItem, transactionUpdate(transaction, '#reserved = #reserved - :amount', undefined, { '#reserved': 'amountReservedMinor' }, { ':amount': after.amountMinor }, entries)];
+      }
+      const refundedBefore = refundedMinor(transaction);
+      const change = afterRefund(transaction, after.amountMinor);
+      return [
+        refundItem,
+        transactionUpdate(
+          transaction,
+          '#refunded = :total, #status = :next',
+          `${isApproved} AND ${refundedStill(refundedBefore)}`,
+          { '#status': 'status', '#refunded': 'amountRefundedMinor' },
+          { ':approved': 'approved', ':before': refundedBefore, ':total': change.amountRefundedMinor, ':next': change.status },
+          entries,
+        ),
+      ];
+    },
+  };
+}
