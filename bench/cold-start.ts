@@ -16,7 +16,7 @@ const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
  * output. The bundles are written inside the project, so at load time the external SDK resolves from its
  * node_modules, as it does from the runtime's in Lambda: the load time includes loading the SDK.
  */
-function lambdaBuildOptions(outfile: string): BuildOptions {
+export function lambdaBuildOptions(outfile: string): BuildOptions {
   return {
     outfile,
     bundle: true,

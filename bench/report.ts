@@ -1,5 +1,6 @@
 import type { CallCount } from '../shared/observability/call-counter.ts';
 import type { ColdStartResult } from './cold-start.ts';
+import type { RicInitResult } from './ric-init.ts';
 import type { LifecycleCost } from './cost-model.ts';
 import type { LoadResult } from './http-load.ts';
 import type { RawRoundTrips, StorageFloor } from './raw-round-trips.ts';
@@ -36,6 +37,8 @@ export interface BenchResult {
   /** The workers' calls of a session left open until expiresAt, which no request sets off. */
   timedExpiry: BackgroundWork | NotMeasured;
   coldStart: ColdStartResult;
+  /** Init Duration under aws-lambda-ric; absent in results written before it was measured. */
+  ricInit?: RicInitResult | NotMeasured;
   throughput: ThroughputResult;
   timeliness: {
     idle: TimelinessRound | NotMeasured;
@@ -144,6 +147,19 @@ export function formatReport(r: BenchResult): string {
       ],
     ),
   );
+
+  const ri = r.ricInit;
+  out.push('\n## 3b. Init Duration under aws-lambda-ric (process start to the first /next, as Lambda\'s REPORT line; median of the spawns)');
+  if (!ri) out.push('not measured in this result');
+  else if ('notMeasured' in ri) out.push(`not measured: ${ri.notMeasured}`);
+  else {
+    out.push(
+      table(
+        ['bundle', 'init ms (median)', 'init ratio'],
+        [[`baseline: ${ri.baseline.name}`, ms(ri.baseline.initMs), '1.00'], ...ri.functions.map((f) => [f.routeId, ms(f.initMs), f.initRatio.toFixed(2)])],
+      ),
+    );
+  }
 
   const t = r.throughput;
   out.push(`\n## 4. Throughput of the mix at ${r.settings.throughputConnections} connections for ${r.settings.throughputSeconds} s (target: zero errors)`);

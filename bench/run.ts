@@ -13,6 +13,7 @@ import { keys } from '../shared/store/keys.ts';
 import { REQUEST_SCOPE, startBenchEnvironment } from './bench-environment.ts';
 import { benchSettings } from './bench-settings.ts';
 import { measureColdStarts } from './cold-start.ts';
+import { measureRicInit } from './ric-init.ts';
 import { costPer1000Sessions, TIMED_EXPIRY, type MeasuredRoute } from './cost-model.ts';
 import { runHttpLoad } from './http-load.ts';
 import { RAW_SHARE_OF_ROUTE, rawRoundTrips, storageFloor } from './raw-round-trips.ts';
@@ -125,6 +126,8 @@ async function main() {
 
     log(`cold start: bundling and loading each function ${settings.coldStartSpawns} times`);
     const coldStart = await measureColdStarts(join(RESULTS_DIR, 'bundles'), settings.coldStartSpawns);
+    log(`cold start: each function's Init Duration under aws-lambda-ric, ${settings.coldStartSpawns} spawns`);
+    const ricInit = await attempt(() => measureRicInit(join(RESULTS_DIR, 'bundles'), coldStart.functions.map((f) => f.routeId), settings.coldStartSpawns));
 
     const measured = new Map<string, MeasuredRoute>();
     for (const x of reports) {
@@ -147,6 +150,7 @@ async function main() {
       routes: reports,
       timedExpiry,
       coldStart,
+      ricInit,
       throughput,
       timeliness,
       cost: costPer1000Sessions(measured),

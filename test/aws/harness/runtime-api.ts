@@ -9,6 +9,7 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const LAMBDA_NODE = `${PROJECT_ROOT}node_modules/.bin/node`;
 const RIC_ENTRY = `${PROJECT_ROOT}node_modules/aws-lambda-ric/index.mjs`;
 const API = '/2018-06-01/runtime';
+const NOBODY = 65534;
 
 /** What one invocation ended with, as the Runtime API received it. */
 export type InvocationOutcome =
@@ -25,7 +26,8 @@ export interface ContainerOptions {
   environment: Record<string, string>;
   timeoutSeconds: number;
   memoryMb: number;
-  /** Extra directories on NODE_PATH; the SDK is found from the task root's parents (see sdk-layer.ts). */
+  /** Node.js options of the runtime process itself (the harness's network preload), apart from the function's NODE_OPTIONS. */
+  nodeArgs?: string[];
   onLog?: (line: string) => void;
 }
 
@@ -64,8 +66,10 @@ export class LambdaContainer {
     const { options } = this;
     const ready = new Promise<void>((resolve) => (this.firstNext = resolve));
     this.spawnedAt = performance.now();
-    this.child = spawn(LAMBDA_NODE, [RIC_ENTRY], {
+    this.child = spawn(LAMBDA_NODE, [...(options.nodeArgs ?? []), RIC_ENTRY], {
       cwd: options.taskRoot,
+      // Lambda runs the function as an unprivileged user: root would write to the read-only task root regardless.
+      ...(process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {}),
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         // What the Lambda runtime sets (https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime).

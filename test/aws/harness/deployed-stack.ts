@@ -1,0 +1,73 @@
+import { startSandboxBank, type SandboxBank } from '../../../infra/sandbox/bank/sandbox-bank.ts';
+import { gatewayUrlParameterName } from '../../../infra/stage-config.ts';
+import { systemClock } from '../../../shared/clock.ts';
+import { GATEWAY_IDS } from '../../../shared/domain/merchant.ts';
+import { LocalRestApi } from './api-gateway.ts';
+import { EventSources } from './event-sources.ts';
+import { LocalCloud } from './local-cloud.ts';
+import { startMerchantReceiver, type MerchantReceiver } from './merchant-receiver.ts';
+import { startMoto, type MotoServer } from './moto.ts';
+import { sdkLayer, type SdkVariant } from './sdk-layer.ts';
+import { readTemplate } from './synth.ts';
+import type { CfnTemplate } from './template.ts';
+
+export interface DeployedStack {
+  cloud: LocalCloud;
+  api: LocalRestApi;
+  events: EventSources;
+  bank: SandboxBank;
+  receiver: MerchantReceiver;
+  dynamo: { endpoint: string };
+  moto: MotoServer;
+  /** Every line the functions printed, by function. */
+  logs: Map<string, string[]>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The synthesized stack "deployed" offline: DynamoDB Local, moto, the sandbox bank on loopback (its URLs are the
+ * values of the template's gateway SSM parameters), every function runnable under aws-lambda-ric with the SDK
+ * variant, the REST API's routes and the event sources running. `mutate` edits the template first (self-tests).
+ */
+export async function deployStack(
+  { assemblyDir, dynamoEndpoint }: { assemblyDir: string; dynamoEndpoint: string },
+  variant: SdkVariant,
+  mutate?: (template: CfnTemplate) => void,
+): Promise<DeployedStack> {
+  const template = readTemplate(assemblyDir);
+  mutate?.(template);
+  const dynamo = { endpoint: dynamoEndpoint };
+  const [moto, bank, receiver] = await Promise.all([startMoto(), startSandboxBank({ clock: systemClock }), startMerchantReceiver()]);
+  const logs = new Map<string, string[]>();
+  const cloud = new LocalCloud({
+    template,
+    assemblyDir,
+    dynamoEndpoint: dynamo.endpoint,
+    motoEndpoint: moto.endpoint,
+    sdk: sdkLayer(variant),
+    parameterValues: (name) => GATEWAY_IDS.map((id) => (gatewayUrlParameterName('dev', id) === name ? bank.baseUrls[id] : undefined)).find(Boolean),
+    // Like a function given a private CA in its configuration: only the merchant receiver's test certificate.
+    extraEnvironment: { NODE_EXTRA_CA_CERTS: receiver.caFile },
+    nodeArgs: receiver.nodeArgs,
+    onLog: (fn, line) => logs.set(fn, [...(logs.get(fn) ?? []), line]),
+  });
+  await cloud.deploy();
+  const events = new EventSources(cloud);
+  events.start();
+  const api = new LocalRestApi(cloud);
+  return {
+    cloud,
+    api,
+    events,
+    bank,
+    receiver,
+    dynamo,
+    moto,
+    logs,
+    async stop() {
+      await events.stop();
+      await cloud.stop();
+      await Promise.all([moto.stop(), bank.close(), receiver.close()]);
+    },
+  };
+}

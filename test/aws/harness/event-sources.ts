@@ -1,0 +1,243 @@
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteScheduleCommand, GetScheduleCommand, ListSchedulesCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
+import type { LocalCloud } from './local-cloud.ts';
+import { REGION, resolveValue, resourcesOfType } from './template.ts';
+
+/** Does `value` match an event-filter pattern (Lambda's FilterCriteria, EventBridge pattern syntax: the subset CDK emits)? */
+export function matchesPattern(pattern: unknown, value: unknown): boolean {
+  if (Array.isArray(pattern)) {
+    return pattern.some((rule) => {
+      if (rule !== null && typeof rule === 'object') {
+        const r = rule as Record<string, unknown>;
+        if ('prefix' in r) return typeof value === 'string' && value.startsWith(String(r.prefix));
+        if ('exists' in r) return (value !== undefined) === r.exists;
+        if ('anything-but' in r) return !([] as unknown[]).concat(r['anything-but']).includes(value);
+        throw new Error(`Filter rule ${JSON.stringify(rule)} is not supported by the harness`);
+      }
+      return rule === value;
+    });
+  }
+  if (pattern !== null && typeof pattern === 'object') {
+    if (value === null || typeof value !== 'object') return false;
+    return Object.entries(pattern).every(([key, sub]) => matchesPattern(sub, (value as Record<string, unknown>)[key]));
+  }
+  return pattern === value;
+}
+
+interface Mapping {
+  logicalId: string;
+  functionLogicalId: string;
+  batchSize: number;
+  filters: unknown[];
+  bisect: boolean;
+  maxRetries: number;
+  reportItemFailures: boolean;
+  onFailureArn?: string;
+}
+
+/** An invocation whose outcome the harness records, for the assertions (which function, what happened). */
+export interface EventSourceInvocation {
+  functionLogicalId: string;
+  source: string;
+  records: number;
+  ok: boolean;
+  error?: string;
+}
+
+/**
+ * Lambda's event sources over the local resources: the table's stream through each stream mapping's filters (in
+ * order, with its batch size, bisection, retries and on-failure destination), each SQS mapping polling its queue
+ * (delete on success, keep the items a batch reports as failed), and EventBridge Scheduler firing each one-time
+ * schedule at its time with its target's input.
+ */
+export class EventSources {
+  readonly invocations: EventSourceInvocation[] = [];
+  readonly firedSchedules: { name: string; target: string; at: string }[] = [];
+  private running = true;
+  private loops: Promise<void>[] = [];
+
+  constructor(private readonly cloud: LocalCloud) {}
+
+  start(): void {
+    const { template, ids } = this.cloud;
+    const streamMappings: Mapping[] = [];
+    for (const [logicalId, { Properties: p }] of resourcesOfType(template, 'AWS::Lambda::EventSourceMapping')) {
+      const source = String(resolveValue(p.EventSourceArn, ids, template));
+      const fn = this.cloud.functionByArn(String(resolveValue(p.FunctionName, ids, template)));
+      if (!fn) throw new Error(`Event source mapping ${logicalId} names no function of the template`);
+      const mapping: Mapping = {
+        logicalId,
+        functionLogicalId: fn.logicalId,
+        batchSize: p.BatchSize ?? 10,
+        filters: (p.FilterCriteria?.Filters ?? []).map((f: { Pattern: string }) => JSON.parse(f.Pattern)),
+        bisect: p.BisectBatchOnFunctionError ?? false,
+        maxRetries: p.MaximumRetryAttempts ?? -1,
+        reportItemFailures: (p.FunctionResponseTypes ?? []).includes('ReportBatchItemFailures'),
+        onFailureArn: p.DestinationConfig?.OnFailure?.Destination ? String(resolveValue(p.DestinationConfig.OnFailure.Destination, ids, template)) : undefined,
+      };
+      if (source === this.cloud.streamArn) streamMappings.push(mapping);
+      else if (this.cloud.queueByArn(source)) this.loops.push(this.pollQueue(mapping, source));
+      else throw new Error(`Event source mapping ${logicalId} reads ${source}, which the harness does not deploy`);
+    }
+    this.loops.push(this.readStream(streamMappings));
+    this.loops.push(this.fireSchedules());
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await Promise.all(this.loops);
+  }
+
+  private async readStream(mappings: Mapping[]): Promise<void> {
+    const { StreamDescription } = (await this.streamsCall('DescribeStream', { StreamArn: this.cloud.streamArn })) as { StreamDescription: { Shards: { ShardId: string }[] } };
+    const iterators = new Map<string, string | undefined>();
+    for (const { ShardId } of StreamDescription.Shards) {
+      const { ShardIterator } = (await this.streamsCall('GetShardIterator', { StreamArn: this.cloud.streamArn, ShardId, ShardIteratorType: 'TRIM_HORIZON' })) as { ShardIterator: string };
+      iterators.set(ShardId, ShardIterator);
+    }
+    while (this.running) {
+      let got = 0;
+      for (const [shard, iterator] of iterators) {
+        if (!iterator) continue;
+        const { Records, NextShardIterator } = (await this.streamsCall('GetRecords', { ShardIterator: iterator, Limit: 1000 })) as { Records: Record<string, any>[]; NextShardIterator?: string };
+        iterators.set(shard, NextShardIterator);
+        got += Records.length;
+        const records = Records.map((r) => ({ ...r, dynamodb: withEmptyMaps(r.dynamodb), eventSourceARN: this.cloud.streamArn }));
+        // Each mapping sees the records its filters let through, in stream order, in batches of its size.
+        for (const mapping of mappings) {
+          const wanted = records.filter((r) => mapping.filters.length === 0 || mapping.filters.some((f) => matchesPattern(f, r)));
+          for (let i = 0; i < wanted.length; i += mapping.batchSize) await this.deliverStreamBatch(mapping, wanted.slice(i, i + mapping.batchSize), 0);
+        }
+      }
+      if (!got) await sleep(250);
+    }
+  }
+
+  /**
+   * A DynamoDB Streams call on the wire: the records reach the functions exactly in the JSON Lambda hands over
+   * (attribute values as sent, binary as base64, times in epoch seconds), not as an SDK deserialized them.
+   */
+  private async streamsCall(operation: string, body: object): Promise<unknown> {
+    const response = await fetch(this.cloud.dynamoEndpoint, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amz-target': `DynamoDBStreams_20120810.${operation}`,
+        authorization: `AWS4-HMAC-SHA256 Credential=harness/20260101/${REGION}/dynamodb/aws4_request, SignedHeaders=host, Signature=0`,
+      },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`DynamoDB Streams ${operation}: ${response.status} ${text}`);
+    return JSON.parse(text);
+  }
+
+  /** One batch with Lambda's stream error handling: retry from the first reported failure, bisect on a function error. */
+  private async deliverStreamBatch(mapping: Mapping, batch: Record<string, any>[], attempt: number): Promise<void> {
+    if (!batch.length) return;
+    const outcome = await this.cloud.invoke(mapping.functionLogicalId, { Records: batch });
+    const failures = outcome.ok && mapping.reportItemFailures ? ((outcome.result as { batchItemFailures?: { itemIdentifier: string }[] } | null)?.batchItemFailures ?? []) : [];
+    this.invocations.push({ functionLogicalId: mapping.functionLogicalId, source: 'stream', records: batch.length, ok: outcome.ok && !failures.length, error: outcome.ok ? undefined : outcome.errorMessage });
+    if (outcome.ok && !failures.length) return;
+    if (mapping.maxRetries >= 0 && attempt >= mapping.maxRetries) return this.sendToOnFailure(mapping, batch, outcome.ok ? 'batch item failures' : outcome.errorMessage);
+    if (outcome.ok) {
+      const first = batch.findIndex((r) => failures.some((f) => f.itemIdentifier === r.dynamodb.SequenceNumber));
+      return this.deliverStreamBatch(mapping, batch.slice(Math.max(first, 0)), attempt + 1);
+    }
+    if (mapping.bisect && batch.length > 1) {
+      const half = Math.ceil(batch.length / 2);
+      await this.deliverStreamBatch(mapping, batch.slice(0, half), attempt + 1);
+      return this.deliverStreamBatch(mapping, batch.slice(half), attempt + 1);
+    }
+    return this.deliverStreamBatch(mapping, batch, attempt + 1);
+  }
+
+  private async sendToOnFailure(mapping: Mapping, batch: Record<string, any>[], reason: string): Promise<void> {
+    if (!mapping.onFailureArn) return;
+    const [, queue] = this.cloud.queueByArn(mapping.onFailureArn) ?? [];
+    if (!queue) throw new Error(`On-failure destination ${mapping.onFailureArn} is not deployed`);
+    const sqs = this.cloud.client(SQSClient);
+    await sqs.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: JSON.stringify({ requestContext: { condition: 'RetryAttemptsExhausted', functionArn: mapping.functionLogicalId, reason }, DDBStreamBatchInfo: { batchSize: batch.length, startSequenceNumber: batch[0]?.dynamodb.SequenceNumber, endSequenceNumber: batch.at(-1)?.dynamodb.SequenceNumber, streamArn: this.cloud.streamArn } }) }));
+    sqs.destroy();
+  }
+
+  private async pollQueue(mapping: Mapping, queueArn: string): Promise<void> {
+    const [, queue] = this.cloud.queueByArn(queueArn)!;
+    const sqs = this.cloud.client(SQSClient);
+    while (this.running) {
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: queue.url, MaxNumberOfMessages: Math.min(mapping.batchSize, 10), WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'], MessageAttributeNames: ['All'] }),
+      );
+      if (!Messages.length) continue;
+      const records = Messages.map((m) => ({
+        messageId: m.MessageId,
+        receiptHandle: m.ReceiptHandle,
+        body: m.Body,
+        attributes: m.Attributes ?? {},
+        messageAttributes: Object.fromEntries(Object.entries(m.MessageAttributes ?? {}).map(([k, v]) => [k, { stringValue: v.StringValue, dataType: v.DataType, stringListValues: [], binaryListValues: [] }])),
+        md5OfBody: m.MD5OfBody,
+        eventSource: 'aws:sqs',
+        eventSourceARN: queueArn,
+        awsRegion: REGION,
+      }));
+      const outcome = await this.cloud.invoke(mapping.functionLogicalId, { Records: records });
+      const failed = new Set(outcome.ok && mapping.reportItemFailures ? ((outcome.result as { batchItemFailures?: { itemIdentifier: string }[] } | null)?.batchItemFailures ?? []).map((f) => f.itemIdentifier) : []);
+      this.invocations.push({ functionLogicalId: mapping.functionLogicalId, source: 'sqs', records: records.length, ok: outcome.ok && !failed.size, error: outcome.ok ? undefined : outcome.errorMessage });
+      // A function error leaves the whole batch to reappear after its visibility timeout; success deletes all but the reported failures.
+      if (!outcome.ok) continue;
+      const done = records.filter((r) => !failed.has(r.messageId!));
+      if (done.length) await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queue.url, Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })) }));
+    }
+    sqs.destroy();
+  }
+
+  /** EventBridge Scheduler: each one-time schedule (at(...)) is fired when its time comes, then deleted if it says so. */
+  private async fireSchedules(): Promise<void> {
+    const scheduler = this.cloud.client(SchedulerClient);
+    while (this.running) {
+      const { Schedules = [] } = await scheduler.send(new ListSchedulesCommand({}));
+      for (const summary of Schedules) {
+        const schedule = await scheduler.send(new GetScheduleCommand({ Name: summary.Name, GroupName: summary.GroupName }));
+        const at = /^at\((.+)\)$/.exec(schedule.ScheduleExpression ?? '')?.[1];
+        if (!at) continue; // recurring (cron) schedules are the daily workers': a test invokes them through fireRecurring
+        const zone = schedule.ScheduleExpressionTimezone ?? 'UTC';
+        if (zone !== 'UTC') throw new Error(`Schedule ${summary.Name}: time zone ${zone} is not supported by the harness`);
+        if (Date.parse(`${at}Z`) > Date.now()) continue;
+        await this.fire(schedule.Target!, summary.Name!, at);
+        if (schedule.ActionAfterCompletion === 'DELETE') await scheduler.send(new DeleteScheduleCommand({ Name: summary.Name, GroupName: summary.GroupName }));
+      }
+      await sleep(1000);
+    }
+    scheduler.destroy();
+  }
+
+  /** Invokes a schedule's target as Scheduler does (asynchronously, with the target's input), checking its role may. */
+  async fire(target: { Arn?: string; Input?: string; RoleArn?: string; DeadLetterConfig?: { Arn?: string } }, name: string, at: string): Promise<void> {
+    const fn = this.cloud.functionByArn(target.Arn ?? '');
+    if (!fn) throw new Error(`Schedule ${name} targets ${target.Arn}, no function of the template`);
+    const role = /:role\/(.+)$/.exec(target.RoleArn ?? '')?.[1] ?? 'no role';
+    this.cloud.recorder.calls.push({ role, action: 'lambda:InvokeFunction', resources: [fn.arn], userAgent: 'scheduler' });
+    const input = (target.Input ?? '{}').replaceAll('<aws.scheduler.scheduled-time>', `${at}Z`).replaceAll('<aws.scheduler.schedule-arn>', name);
+    this.firedSchedules.push({ name, target: fn.logicalId, at });
+    const outcome = await this.cloud.invoke(fn.logicalId, JSON.parse(input));
+    this.invocations.push({ functionLogicalId: fn.logicalId, source: 'scheduler', records: 1, ok: outcome.ok, error: outcome.ok ? undefined : outcome.errorMessage });
+  }
+}
+
+/**
+ * DynamoDB Local's stream writes an empty map attribute as `{}` where DynamoDB's (and so Lambda's event) has
+ * `{"M":{}}`; an SDK's unmarshall rejects the former. Restored here, the one place the harness corrects its stand-in.
+ */
+function withEmptyMaps(image: Record<string, any>): Record<string, any> {
+  const fix = (value: any): any => {
+    if (value === null || typeof value !== 'object') return value;
+    if (!Array.isArray(value) && Object.keys(value).length === 0) return { M: {} };
+    if (value.M) return { M: Object.fromEntries(Object.entries(value.M).map(([k, v]) => [k, fix(v)])) };
+    if (value.L) return { L: value.L.map(fix) };
+    return value;
+  };
+  const attributes = (item?: Record<string, unknown>) => (item ? Object.fromEntries(Object.entries(item).map(([k, v]) => [k, fix(v)])) : item);
+  return { ...image, Keys: attributes(image.Keys), NewImage: attributes(image.NewImage), OldImage: attributes(image.OldImage) };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,3 @@
+import { describeDeployedStack } from './deployed-stack.ts';
+
+describeDeployedStack('lockfile');
