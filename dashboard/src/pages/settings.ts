@@ -65,11 +65,15 @@ function businessSection(settings: Settings, redraw: () => Promise<void>, region
   const form = h('form', { class: 'stacked' }, field(s.businessName, name), field(s.logo, logo), h('div', { class: 'logo-row' }, preview, removeLogo), admin ? h('button', { type: 'submit', class: 'primary' }, t().common.save) : null);
   if (admin) {
     submitting(form, region, async () => {
-      const body: Record<string, unknown> = { businessName: name.value.trim() };
+      // Only what changed: an emptied name is removed (null), and buyers then see the account's name.
+      const body: Record<string, unknown> = {};
+      const typed = name.value.trim();
+      if (typed !== (settings.businessName ?? '')) body.businessName = typed || null;
       if (logoChange !== undefined) body.logo = logoChange;
+      if (Object.keys(body).length === 0) return t().common.saved;
       await api('PATCH', SETTINGS_PATH, { body });
       const shown = document.querySelector('.topbar .business');
-      if (shown && body.businessName) shown.textContent = String(body.businessName);
+      if (shown && typed) shown.textContent = typed;
       return t().common.saved;
     }, redraw);
   }
