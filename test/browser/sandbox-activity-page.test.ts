@@ -1,0 +1,61 @@
+import { mkdirSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSession } from '../support/checkout.ts';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+import { startReceiver, type TestReceiver } from '../support/webhook-receiver.ts';
+import { accessibilityViolations, CHROMIUM_PATH, DESKTOP, WAIT, WAIT_MS } from './support/checkout-browser.ts';
+
+const ARTIFACTS_DIR = 'test-artifacts/sandbox';
+
+/** The activity page as a developer uses it: read a request id off it, see where a webhook went, press Resend. */
+describe('the sandbox activity page in Chromium', { timeout: 180_000 }, () => {
+  let sandbox: TestSandbox;
+  let receiver: TestReceiver;
+  let browser: Browser;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    receiver = await startReceiver();
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await sandbox?.stop();
+  });
+
+  it('shows requests with their ids, deliveries with their endpoint, and resends one with its button, with no script and no axe violation', async () => {
+    const { merchant, keys } = await sandbox.newMerchant();
+    await sandbox.request('POST', '/v1/webhooks/endpoints', { key: keys.secretTest, body: { url: `${receiver.url}/activity` } });
+    const refused = await sandbox.request('POST', '/v1/sessions', { key: keys.secretTest, body: { amountMinor: 0, currency: 'VES' } });
+    const session = await openSession(sandbox, keys.secretTest);
+    await sandbox.request('POST', `/v1/sessions/${session.reference}/expire`, { key: keys.secretTest });
+    await sandbox.background.drain();
+    expect(receiver.received.filter((r) => r.path === '/activity')).toHaveLength(1);
+
+    const context = await browser.newContext({ viewport: DESKTOP });
+    context.setDefaultTimeout(WAIT_MS);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    await page.goto(`${sandbox.url}/__sandbox/?merchant=${merchant.id}`);
+    await page.getByRole('cell', { name: refused.headers.get('request-id')!, exact: true }).waitFor(WAIT);
+    await page.getByRole('cell', { name: `${receiver.url}/activity`, exact: true }).first().waitFor(WAIT);
+    mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    await page.screenshot({ path: `${ARTIFACTS_DIR}/activity.png`, fullPage: true });
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: /^Resend wd_/ }).first().click();
+    await page.getByRole('status').waitFor(WAIT);
+    expect(await page.getByRole('status').innerText()).toContain('Resend queued');
+    expect(new URL(page.url()).searchParams.get('notice')).toBe('resent');
+    await sandbox.background.drain();
+    expect(receiver.received.filter((r) => r.path === '/activity')).toHaveLength(2);
+    await page.reload();
+    await page.getByText('"manual": true').first().waitFor({ ...WAIT, state: 'attached' });
+    await page.screenshot({ path: `${ARTIFACTS_DIR}/activity-resent.png`, fullPage: true });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
