@@ -1,6 +1,6 @@
 import { App, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { routes } from '../shared/routes.ts';
+import { routes, type RouteDefinition, type RouteId } from '../shared/routes.ts';
 import { workerIds, workers, type WorkerId } from '../shared/workers.ts';
 import { Api } from './constructs/api.ts';
 import { ApiFirewall } from './constructs/api-firewall.ts';
@@ -12,6 +12,7 @@ import { Monitoring } from './constructs/monitoring.ts';
 import { ServiceFunction } from './constructs/service-function.ts';
 import { ServiceKeys } from './constructs/service-keys.ts';
 import { SessionExpiry } from './constructs/session-expiry.ts';
+import { DashboardUserPool } from './constructs/user-pool.ts';
 import { Webhooks } from './constructs/webhooks.ts';
 import { WorkerFunction } from './constructs/worker-function.ts';
 import { WorkQueue } from './constructs/work-queue.ts';
@@ -34,6 +35,8 @@ export class PaymentsStack extends Stack {
   readonly webhooks: Webhooks;
   readonly sessionExpiry: SessionExpiry;
   readonly checkoutSite: CheckoutSite;
+  /** The dashboard's users: Cognito, behind the API's sign-in routes (docs/dashboard.md). */
+  readonly userPool: DashboardUserPool;
   readonly dashboardSite: DashboardSite;
   /** The manifest's daily workers by id, each with its schedule (WorkerFunction wires the daily trigger). */
   readonly dailyWorkers: Partial<Record<WorkerId, WorkerFunction>> = {};
@@ -60,9 +63,15 @@ export class PaymentsStack extends Stack {
     this.dashboardSite = new DashboardSite(this, 'DashboardSite', { config, restApi: this.api.restApi });
     this.firewall = new ApiFirewall(this, 'Firewall', { config, stage: this.api.restApi.deploymentStage });
 
+    this.userPool = new DashboardUserPool(this, 'DashboardUsers', { config });
+    // Routes that take a user token verify it against the pool; those that sign in or manage logins get their actions (provideNeeds).
+    for (const [routeId, route] of Object.entries(routes) as [RouteId, RouteDefinition][]) {
+      if (route.dashboard && !route.needs?.includes('userPool')) this.userPool.verifiesTokens(this.api.routeFunctions[routeId]!);
+    }
+
     // Once every function exists, whichever construct made it: each gets the keys and banks its manifest entry names.
     const constructs = this.node.findAll();
-    for (const fn of constructs) if (fn instanceof ServiceFunction) provideNeeds(fn, { config, keys: this.keys });
+    for (const fn of constructs) if (fn instanceof ServiceFunction) provideNeeds(fn, { config, keys: this.keys, userPool: this.userPool });
     this.monitoring = new Monitoring(this, 'Monitoring', {
       config,
       apiStage: this.api.restApi.deploymentStage,
@@ -72,6 +81,8 @@ export class PaymentsStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API; requests go to {ApiUrl}v1/...' });
     new CfnOutput(this, 'TableName', { value: this.dataStore.table.tableName });
+    new CfnOutput(this, 'UserPoolId', { value: this.userPool.pool.userPoolId, description: 'USER_POOL_ID for the admin CLI (users create --aws)' });
+    new CfnOutput(this, 'UserPoolClientId', { value: this.userPool.client.userPoolClientId, description: 'USER_POOL_CLIENT_ID for the admin CLI (users create --aws)' });
     new CfnOutput(this, 'CheckoutUrl', { value: this.checkoutSite.url, description: 'Base of every checkoutUrl: {CheckoutUrl}/checkout?session=cs_...' });
     new CfnOutput(this, 'DashboardUrl', { value: `${this.dashboardSite.url}/dashboard/`, description: 'The merchant dashboard (sign in with a user of the user pool)' });
     new CfnOutput(this, 'SecretsKeyArn', { value: this.keys.secrets.keyArn, description: 'SECRETS_KMS_KEY_ARN for the admin CLI (credentials load --aws)' });

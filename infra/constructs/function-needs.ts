@@ -5,10 +5,14 @@ import { GATEWAY_URL_VARIABLES } from '../../shared/gateways/gateway-registry.ts
 import { gatewayUrlParameterName, type StageConfig } from '../stage-config.ts';
 import type { ServiceFunction } from './service-function.ts';
 import type { ServiceKeys } from './service-keys.ts';
+import type { DashboardUserPool } from './user-pool.ts';
+import type { RouteId } from '../../shared/routes.ts';
 
 export interface NeedsSources {
   config: StageConfig;
   keys: ServiceKeys;
+  /** The dashboard's user pool: 'userPool' grants the Cognito actions of the function's route. */
+  userPool: DashboardUserPool;
 }
 
 /**
@@ -19,7 +23,7 @@ export interface NeedsSources {
  * @example
  * for (const c of stack.node.findAll()) if (c instanceof ServiceFunction) provideNeeds(c, { config, keys });
  */
-export function provideNeeds(target: ServiceFunction, { config, keys }: NeedsSources): void {
+export function provideNeeds(target: ServiceFunction, { config, keys, userPool }: NeedsSources): void {
   for (const need of target.needs) {
     if (need === 'secrets') {
       keys.grantSecrets(target.role);
@@ -33,6 +37,8 @@ export function provideNeeds(target: ServiceFunction, { config, keys }: NeedsSou
       keys.grantFingerprints(target.role);
       target.function.addEnvironment('FINGERPRINT_KMS_KEY_ID', keys.fingerprints.keyArn);
     }
+    // A route's function is the ServiceFunction named by its route id (infra/constructs/api.ts).
+    if (need === 'userPool') userPool.grantRouteActions(target, target.node.id as RouteId);
     if (need === 'gateways') {
       for (const id of GATEWAY_IDS) {
         const url = config.gatewayUrls[id] ?? StringParameter.valueForStringParameter(Stack.of(target), gatewayUrlParameterName(config.stage, id));
