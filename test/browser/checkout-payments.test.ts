@@ -54,7 +54,7 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     expect(await page.locator('#card-brand').textContent()).toBe('Visa');
     await page.getByRole('button', { name: /^Pagar/ }).click();
 
-    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor();
+    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor(WAIT);
     expect(await merchantShown(page)).toEqual(BRANDED);
     expect(await page.locator('#secure-note').isHidden()).toBe(true);
     expect(await page.locator('#receipt-card').textContent()).toBe('Visa terminada en 1111');
@@ -81,7 +81,7 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     const { page } = await harness.open(session.checkoutUrl, DESKTOP);
     await fillCard(page, { number: TEST_CARDS.declined, holder: 'Ana Gómez', documentId: '12345678' });
     await page.getByRole('button', { name: /^Pagar/ }).click();
-    await page.getByRole('alert').filter({ hasText: 'fondos suficientes' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'fondos suficientes' }).waitFor(WAIT);
     const kept = await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length, cookie: document.cookie, url: location.href }));
     expect(kept).toEqual({ local: 0, session: 0, cookie: '', url: session.checkoutUrl });
     expect(await page.context().cookies()).toEqual([]);
@@ -96,7 +96,7 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     await page.getByRole('button', { name: /^Pagar/ }).dblclick();
 
     const alert = page.getByRole('alert').filter({ hasText: 'La tarjeta no tiene fondos suficientes' });
-    await alert.waitFor();
+    await alert.waitFor(WAIT);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id), WAIT).toBe('pay-alert');
     expect(await merchantShown(page)).toEqual(BRANDED);
     expect(await page.locator('#secure-note').isVisible()).toBe(true);
@@ -107,7 +107,7 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     await page.getByLabel('Número de la tarjeta').fill(TEST_CARDS.approved);
     await page.getByLabel('Código de seguridad (CVV)').fill('123');
     await page.getByRole('button', { name: /^Pagar/ }).click();
-    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor();
+    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor(WAIT);
     await screenshot(page, 'phone-approved-receipt');
     await backToShop(page);
 
@@ -121,14 +121,14 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
   it('can be paid with the keyboard alone; a mistake moves the focus to the field in error', async () => {
     const session = await harness.createSession({ prefill: { cardholderName: 'Teresa Rojas', documentType: 'V', documentId: '12345678' } });
     const { page, requests } = await harness.open(session.checkoutUrl, DESKTOP);
-    await page.getByRole('button', { name: /^Pagar/ }).waitFor();
+    await page.getByRole('button', { name: /^Pagar/ }).waitFor(WAIT);
     const focused = () => page.evaluate(() => document.activeElement?.id);
 
     await page.keyboard.press('Tab');
     expect(await focused()).toBe('card-number');
     await page.keyboard.type('4111 1111 1111 1112');
     await page.keyboard.press('Enter');
-    await page.getByText('El número de la tarjeta no es válido. Revísalo.').waitFor();
+    await page.getByText('El número de la tarjeta no es válido. Revísalo.').waitFor(WAIT);
     expect(await focused()).toBe('card-number');
     expect(await page.getByLabel('Número de la tarjeta').getAttribute('aria-invalid')).toBe('true');
     expect(requests.filter((r) => r.url.endsWith('/v1/checkout/charge'))).toHaveLength(0);
@@ -141,7 +141,7 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     }
     await page.keyboard.press('Enter');
     // The receipt takes the focus; its buttons come next: print, then back to the shop.
-    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor();
+    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor(WAIT);
     await expect.poll(focused, WAIT).toBe('approved-title');
     await page.keyboard.press('Tab');
     expect(await focused()).toBe('print-receipt');
@@ -157,7 +157,7 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     await fillCard(page, { number: TEST_CARDS.approved, holder: 'Elena Torres', documentId: '12345678' });
     await page.route('**/v1/checkout/charge', (route) => route.abort('connectionreset'), { times: 1 });
     await page.getByRole('button', { name: /^Pagar/ }).click();
-    await page.getByRole('alert').filter({ hasText: 'No pudimos comunicarnos con el servidor' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'No pudimos comunicarnos con el servidor' }).waitFor(WAIT);
     expect(await merchantShown(page)).toEqual(BRANDED);
     await screenshot(page, 'phone-connection-error');
 
@@ -176,7 +176,7 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     await page.getByRole('button', { name: /^Pagar/ }).click();
 
     const code = page.getByLabel('Código de verificación');
-    await code.waitFor();
+    await code.waitFor(WAIT);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id), WAIT).toBe('otp-code');
     expect(await merchantShown(page)).toEqual(BRANDED);
     // The OTP form asks for no card data: the note about it is not shown there.
@@ -185,11 +185,11 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     await screenshot(page, 'phone-otp');
     await code.fill('000000');
     await page.getByRole('button', { name: 'Confirmar' }).click();
-    await page.getByRole('alert').filter({ hasText: 'Te quedan 2 intentos' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Te quedan 2 intentos' }).waitFor(WAIT);
 
     await code.fill(OTP_CODE);
     await page.getByRole('button', { name: 'Confirmar' }).click();
-    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor();
+    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor(WAIT);
     expect(await page.locator('#receipt-card').textContent()).toBe('Visa terminada en 3220');
     await backToShop(page);
   });
@@ -207,7 +207,7 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     const session = await harness.createSession({ cardToken: cards.body[0].svcToken });
 
     const { page, requests } = await harness.open(session.checkoutUrl, PHONE);
-    await page.getByText('Visa terminada en 1111').waitFor();
+    await page.getByText('Visa terminada en 1111').waitFor(WAIT);
     expect(await page.getByLabel('Número de la tarjeta').isHidden()).toBe(true);
     expect(await merchantShown(page)).toEqual(BRANDED);
     expect(await page.locator('#secure-note').isVisible()).toBe(true);

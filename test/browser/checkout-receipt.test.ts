@@ -28,10 +28,10 @@ describe('checkout page: whom the buyer pays, and the receipt', BROWSER_TEST_TIM
     const opened = await harness.open(session.checkoutUrl, DESKTOP);
     const { page, requests, console } = opened;
     await fillCard(page, { number: TEST_CARDS.approved, holder: 'Marta Lugo', documentId: '12345678' });
-    const charge = page.waitForResponse('**/v1/checkout/charge');
+    const charge = page.waitForResponse('**/v1/checkout/charge', WAIT);
     await page.getByRole('button', { name: /^Pagar/ }).click();
     const { transaction } = await (await charge).json();
-    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor();
+    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor(WAIT);
 
     const text = (id: string) => page.locator(`#${id}`).textContent();
     expect(await text('receipt-merchant')).toBe(BUSINESS_NAME);
@@ -62,7 +62,7 @@ describe('checkout page: whom the buyer pays, and the receipt', BROWSER_TEST_TIM
     const { page } = await harness.open(session.checkoutUrl, PHONE, { pausedClock: true });
     await fillCard(page, { number: TEST_CARDS.approved, holder: 'Marta Lugo', documentId: '12345678' });
     await page.getByRole('button', { name: /^Pagar/ }).click();
-    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor();
+    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor(WAIT);
     await page.evaluate(() => {
       (window as unknown as { printed: number }).printed = 0;
       window.print = () => void (window as unknown as { printed: number }).printed++;
@@ -98,7 +98,7 @@ describe('checkout page: whom the buyer pays, and the receipt', BROWSER_TEST_TIM
     const leaves = await harness.open((await harness.createSession()).checkoutUrl, PHONE, { pausedClock: true });
     await fillCard(leaves.page, { number: TEST_CARDS.approved, holder: 'Marta Lugo', documentId: '12345678' });
     await leaves.page.getByRole('button', { name: /^Pagar/ }).click();
-    await leaves.page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor();
+    await leaves.page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor(WAIT);
     await leaves.page.clock.runFor(9_000);
     expect(leaves.page.url()).not.toBe(RETURN_URL);
     await leaves.page.clock.runFor(1_000);
@@ -123,14 +123,14 @@ describe('checkout page: whom the buyer pays, and the receipt', BROWSER_TEST_TIM
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'phone-processing');
     release();
-    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor();
+    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor(WAIT);
   });
 
   it("shows the merchant's account name when no business name is set, and no logo (nor a broken image) without one", async () => {
     const plain = await harness.otherMerchant();
     const session = await plain.createSession();
     const { page } = await harness.open(session.checkoutUrl, PHONE);
-    await page.getByRole('button', { name: /^Pagar/ }).waitFor();
+    await page.getByRole('button', { name: /^Pagar/ }).waitFor(WAIT);
     expect(await merchantShown(page)).toEqual({ name: 'Test merchant', logo: 'hidden' });
     expect(await page.title()).toBe('Pago a Test merchant');
     expect(await accessibilityViolations(page)).toEqual([]);
@@ -140,7 +140,7 @@ describe('checkout page: whom the buyer pays, and the receipt', BROWSER_TEST_TIM
   it('a long business name wraps on a phone instead of pushing the page sideways', async () => {
     const long = await harness.otherMerchant({ businessName: 'Inversiones y Distribuidora Panadería y Pastelería La Gran Caracas del Este' });
     const { page } = await harness.open((await long.createSession()).checkoutUrl, PHONE);
-    await page.getByRole('button', { name: /^Pagar/ }).waitFor();
+    await page.getByRole('button', { name: /^Pagar/ }).waitFor(WAIT);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'phone-form-long-name');
   });

@@ -33,17 +33,17 @@ describe('checkout page: sessions that close', BROWSER_TEST_TIMEOUT, () => {
   it('warns only when one attempt remains, then shows the session closed when the attempts run out', async () => {
     const session = await harness.createSession({ maxFailures: 1 });
     const { page } = await harness.open(session.checkoutUrl, PHONE);
-    await page.getByRole('button', { name: /^Pagar/ }).waitFor();
+    await page.getByRole('button', { name: /^Pagar/ }).waitFor(WAIT);
     expect(await page.locator('#last-attempt').isHidden()).toBe(true);
 
     await fillCard(page, { number: TEST_CARDS.declined, holder: 'Pedro Salas', documentId: '12345678' });
     await page.getByRole('button', { name: /^Pagar/ }).click();
-    await page.getByText('Atención: te queda un solo intento').waitFor();
+    await page.getByText('Atención: te queda un solo intento').waitFor(WAIT);
     await screenshot(page, 'phone-last-attempt');
 
     await page.getByLabel('Código de seguridad (CVV)').fill('123');
     await page.getByRole('button', { name: /^Pagar/ }).click();
-    await page.getByRole('heading', { name: 'Se agotaron los intentos de pago' }).waitFor();
+    await page.getByRole('heading', { name: 'Se agotaron los intentos de pago' }).waitFor(WAIT);
     expect(await page.locator('#pay-form').isHidden()).toBe(true);
     // The last attempt's reason stays in view, and the note about card data goes with the form.
     expect(await page.locator('#closed-reason').textContent()).toBe('Motivo del último intento: La tarjeta no tiene fondos suficientes. Prueba con otra tarjeta.');
@@ -54,7 +54,7 @@ describe('checkout page: sessions that close', BROWSER_TEST_TIMEOUT, () => {
 
     // Opened again later, the page still says why.
     const again = await harness.open(session.checkoutUrl, PHONE);
-    await again.page.getByRole('heading', { name: 'Se agotaron los intentos de pago' }).waitFor();
+    await again.page.getByRole('heading', { name: 'Se agotaron los intentos de pago' }).waitFor(WAIT);
     expect(await again.page.locator('#closed-reason-text').textContent()).toBe('La tarjeta no tiene fondos suficientes. Prueba con otra tarjeta.');
   });
 
@@ -91,13 +91,13 @@ describe('checkout page: sessions that close', BROWSER_TEST_TIMEOUT, () => {
     const session = await harness.createSession({ expiresInMinutes: 2 });
     const opened = await harness.open(session.checkoutUrl, DESKTOP);
     const { page } = opened;
-    await page.getByRole('button', { name: /^Pagar/ }).waitFor();
+    await page.getByRole('button', { name: /^Pagar/ }).waitFor(WAIT);
     harness.sandbox.advance(115);
     await focusWindow(page);
     await expect.poll(() => page.locator('#countdown-value').textContent(), WAIT).toMatch(/^0:0\d$/);
     const readsBeforeExpiry = sessionReads(opened);
 
-    await page.getByRole('heading', { name: 'El tiempo para pagar terminó' }).waitFor();
+    await page.getByRole('heading', { name: 'El tiempo para pagar terminó' }).waitFor(WAIT);
     expect(await page.locator('#countdown').isHidden()).toBe(true);
     expect(await page.locator('#pay-form').isHidden()).toBe(true);
     expect(await page.locator('#secure-note').isHidden()).toBe(true);
@@ -113,7 +113,7 @@ describe('checkout page: sessions that close', BROWSER_TEST_TIMEOUT, () => {
     const opened = await harness.open(session.checkoutUrl, PHONE, { pausedClock: true });
     const { page } = opened;
     const reads = () => sessionReads(opened);
-    await page.getByRole('button', { name: /^Pagar/ }).waitFor();
+    await page.getByRole('button', { name: /^Pagar/ }).waitFor(WAIT);
     expect(reads()).toBe(1);
 
     await page.clock.runFor(POLL_MS - 1_000);
@@ -134,7 +134,7 @@ describe('checkout page: sessions that close', BROWSER_TEST_TIMEOUT, () => {
     const expired = await harness.sandbox.request('POST', `/v1/sessions/${session.reference}/expire`, { key: harness.secretKey });
     expect(expired.status).toBe(200);
     await page.clock.runFor(POLL_MS);
-    await page.getByRole('heading', { name: 'El comercio canceló este pago' }).waitFor();
+    await page.getByRole('heading', { name: 'El comercio canceló este pago' }).waitFor(WAIT);
     await settleRequests(opened);
     expect(reads()).toBe(4);
     await page.clock.runFor(10 * POLL_MS);
@@ -148,17 +148,17 @@ describe('checkout page: sessions that close', BROWSER_TEST_TIMEOUT, () => {
   it('a charge on a session the page has not yet seen closed gets the 410 and shows it closed', async () => {
     const session = await harness.createSession();
     const { page, requests } = await harness.open(session.checkoutUrl, PHONE);
-    await page.getByRole('button', { name: /^Pagar/ }).waitFor();
+    await page.getByRole('button', { name: /^Pagar/ }).waitFor(WAIT);
     // The polls stop reaching the server, so only the charge's own answer can tell the page.
     await page.route('**/v1/checkout/sessions/**', (route) => route.abort());
     const expired = await harness.sandbox.request('POST', `/v1/sessions/${session.reference}/expire`, { key: harness.secretKey });
     expect(expired.body.closedReason).toBe('merchant_request');
 
     await fillCard(page, { number: TEST_CARDS.approved, holder: 'Rosa Linares', documentId: '12345678' });
-    const answer = page.waitForResponse('**/v1/checkout/charge');
+    const answer = page.waitForResponse('**/v1/checkout/charge', WAIT);
     await page.getByRole('button', { name: /^Pagar/ }).click();
     expect((await answer).status()).toBe(410);
-    await page.getByRole('heading', { name: 'El comercio canceló este pago' }).waitFor();
+    await page.getByRole('heading', { name: 'El comercio canceló este pago' }).waitFor(WAIT);
     expect(requests.filter((r) => r.url.endsWith('/v1/checkout/charge'))).toHaveLength(1);
   });
 
@@ -177,7 +177,7 @@ describe('checkout page: sessions that close', BROWSER_TEST_TIMEOUT, () => {
     // A pending charge is settled from the bank's record a minute later, when the page's poll reads the session
     // (every few seconds while the page waits for the bank): the buyer's own payment, with its receipt.
     harness.sandbox.advance(61);
-    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor();
+    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor(WAIT);
     expect(await page.locator('#receipt-card').textContent()).toBe('Visa terminada en 9995');
     await page.waitForURL(RETURN_URL, { timeout: WAIT_MS + 10_000 });
   });
@@ -190,7 +190,7 @@ describe('checkout page: sessions that close', BROWSER_TEST_TIMEOUT, () => {
     });
     expect(paid.body.transaction.status).toBe('approved');
     const { page } = await harness.open(session.checkoutUrl, PHONE);
-    await page.getByRole('heading', { name: 'Este pago ya fue realizado' }).waitFor();
+    await page.getByRole('heading', { name: 'Este pago ya fue realizado' }).waitFor(WAIT);
     // Its receipt, and no trip back to the shop on its own: the buyer came to look.
     expect(await page.locator('#receipt-reference').textContent()).toBe(paid.body.transaction.reference);
     expect(await page.locator('#redirect-note').isHidden()).toBe(true);
@@ -203,11 +203,11 @@ describe('checkout page: sessions that close', BROWSER_TEST_TIMEOUT, () => {
   it('says so when the link names no session', async () => {
     const origin = new URL((await harness.createSession()).checkoutUrl).origin;
     const { page } = await harness.open(`${origin}/checkout?session=cs_doesNotExist123`, PHONE);
-    await page.getByRole('heading', { name: 'No encontramos este pago' }).waitFor();
+    await page.getByRole('heading', { name: 'No encontramos este pago' }).waitFor(WAIT);
     // No session, no merchant to name: the header stays empty rather than guess.
     expect(await page.locator('#merchant').isHidden()).toBe(true);
     expect(await page.locator('#secure-note').isHidden()).toBe(true);
-    await page.goto(`${origin}/checkout`);
-    await page.getByRole('heading', { name: 'No encontramos este pago' }).waitFor();
+    await page.goto(`${origin}/checkout`, WAIT);
+    await page.getByRole('heading', { name: 'No encontramos este pago' }).waitFor(WAIT);
   });
 });

@@ -129,7 +129,7 @@ export async function startCheckoutHarness(): Promise<CheckoutHarness> {
       page.on('request', (request) => opened.requests.push({ url: request.url(), method: request.method(), body: request.postData(), idempotencyKey: request.headers()['idempotency-key'] ?? null }));
       page.on('console', (message) => opened.console.push(`${message.type()}: ${message.text()}`));
       page.on('pageerror', (error) => opened.console.push(`pageerror: ${error.message}`));
-      await page.goto(checkoutUrl);
+      await page.goto(checkoutUrl, WAIT);
       return opened;
     },
     async close() {
