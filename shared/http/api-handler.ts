@@ -12,6 +12,7 @@ import { REUSED_ROUTE_AUDIT } from '../dashboard/reused-route-audit.ts';
 import { auditUserChange } from './middlewares/audit-user-change.ts';
 import { authenticate } from './middlewares/authenticate.ts';
 import { authenticateCheckout } from './middlewares/authenticate-checkout.ts';
+import { singleCredentials } from './middlewares/single-credentials.ts';
 import { errorResponse } from './middlewares/error-response.ts';
 import { idempotency } from './middlewares/idempotency.ts';
 import { jsonBody } from './middlewares/json-body.ts';
@@ -92,6 +93,7 @@ export function defineApiHandler<S extends RouteSchemas>(
       .use(injectLambdaContext(deps.logger, { resetKeys: true }) as HttpMiddleware)
       .use({ before: (request) => deps.logger.appendKeys({ requestId: requestIdOf(request.event, request.context) }) } as HttpMiddleware)
       .use(captureLambdaHandler(processTracer(), { captureResponse: false }) as HttpMiddleware)
+      .use(singleCredentials(route) as HttpMiddleware)
       .use(httpHeaderNormalizer() as HttpMiddleware)
       .use(errorResponse(deps.logger) as HttpMiddleware);
     const caller = () => {
