@@ -2,11 +2,12 @@ import { toSessionResource } from '../../shared/domain/session.ts';
 import { toTransactionDetail } from '../../shared/domain/transaction.ts';
 import { NotFoundError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
+import { deliveriesOfPayment } from './payment-deliveries.ts';
 import { PaymentDetailSchema, PaymentReferenceParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
 
 /**
- * GET /v1/dashboard/payments/{reference}: the session (null for a server-to-server charge) and every attempt with
- * its bank code, Spanish reason, document and trace. A transaction of a session answers its session. Read only:
+ * GET /v1/dashboard/payments/{reference}: the session (null for a server-to-server charge), every attempt with
+ * its bank code, Spanish reason, document and trace, and the webhook deliveries of its events (payment-deliveries.ts). A transaction of a session answers its session. Read only:
  * a pending attempt is shown as stored (GET /v1/transactions/{reference} settles it).
  */
 export const { build, handler, schemas, parts } = defineApiHandler(
@@ -18,15 +19,20 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     if (reference.startsWith('txn_')) {
       const transaction = mine(await deps.transactions.get(reference));
       if (!transaction) throw new NotFoundError('payment', 'reference');
-      if (!transaction.sessionReference) return { statusCode: 200, body: { session: null, transactions: [toTransactionDetail(transaction)] } };
+      if (!transaction.sessionReference) {
+        const deliveries = await deliveriesOfPayment(deps, { ...transaction, references: [transaction.reference], from: transaction.createdAt, to: transaction.updatedAt });
+        return { statusCode: 200, body: { session: null, transactions: [toTransactionDetail(transaction)], deliveries } };
+      }
       reference = transaction.sessionReference;
     }
     const session = mine(await deps.sessions.get(reference));
     if (!session) throw new NotFoundError('payment', 'reference');
-    const attempts = await Promise.all((session.transactionReferences ?? []).map((r) => deps.transactions.get(r)));
+    const attempts = (await Promise.all((session.transactionReferences ?? []).map((r) => deps.transactions.get(r)))).flatMap((t) => (t ? [t] : []));
+    const lastChange = [session.expiresAt, session.closedAt ?? '', ...attempts.map((t) => t.updatedAt)].reduce((a, b) => (a > b ? a : b));
+    const deliveries = await deliveriesOfPayment(deps, { ...session, references: [session.reference, ...attempts.map((t) => t.reference)], from: session.createdAt, to: lastChange });
     return {
       statusCode: 200,
-      body: { session: toSessionResource(session, req.now, deps.config.checkoutBaseUrl), transactions: attempts.flatMap((t) => (t ? [toTransactionDetail(t)] : [])) },
+      body: { session: toSessionResource(session, req.now, deps.config.checkoutBaseUrl), transactions: attempts.map((t) => toTransactionDetail(t)), deliveries },
     };
   },
 );

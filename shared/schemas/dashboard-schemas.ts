@@ -116,7 +116,11 @@ export const PaymentRowSchema = z.object({
 });
 export const PaymentListSchema = z.object({ data: z.array(PaymentRowSchema), hasMore: z.boolean(), nextCursor: z.string().nullable() });
 export const PaymentReferenceParamsSchema = z.strictObject({ reference: z.string().regex(/^(cs|txn)_[0-9A-Za-z]{1,64}$/, { error: 'must be a session (cs_...) or transaction (txn_...) reference' }) });
-export const PaymentDetailSchema = z.object({ session: z.looseObject({ reference: z.string() }).nullable(), transactions: z.array(z.looseObject({ reference: z.string() })) });
+export const PaymentDetailSchema = z.object({
+  session: z.looseObject({ reference: z.string() }).nullable(),
+  transactions: z.array(z.looseObject({ reference: z.string() })),
+  deliveries: z.array(z.looseObject({ id: z.string(), eventType: z.string(), attempts: z.array(z.unknown()) })),
+});
 export const OverviewQuerySchema = z.strictObject({ tz: z.string().max(64).optional() });
 const FiguresSchema = z.object({ approvedAmountMinor: z.int(), approvalRate: z.number().nullable(), count: z.int() });
 export const OverviewSchema = z.object({

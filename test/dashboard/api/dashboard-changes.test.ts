@@ -151,7 +151,7 @@ describe('dashboard changes and their audit log', () => {
     expect(log.filter((e) => e.action === 'webhook_endpoint.deleted')).toHaveLength(0);
   });
 
-  it('finds a declined payment by the last four and shows why it failed', async () => {
+  it('finds a declined payment by the last four and shows why it failed, with its webhook deliveries', async () => {
     const session = await openSession(sandbox, keys.secretTest, { maxFailures: 0 });
     await checkoutCharge(sandbox, session.reference, { card: card(TEST_CARDS.insufficientFunds) });
     const other = await openSession(sandbox, keys.secretTest);
@@ -168,8 +168,12 @@ describe('dashboard changes and their audit log', () => {
     const next = await reader.request('GET', `/v1/dashboard/payments?limit=1&cursor=${all.body.nextCursor}`, { mode: 'test' });
     expect(next.body.data[0].reference).toBe(session.reference);
 
+    // The endpoint made by the test before is subscribed to every event: the decline's delivery belongs to this payment.
+    await sandbox.background.drain();
     const detail = await reader.request('GET', `/v1/dashboard/payments/${session.reference}`, { mode: 'test' });
     expect(detail.status).toBe(200);
+    expect(detail.body.deliveries.map((d: { eventType: string }) => d.eventType)).toContain('charge.declined');
+    expect(detail.body.deliveries.every((d: { attempts: unknown[] }) => Array.isArray(d.attempts))).toBe(true);
     expect(detail.body.session.reference).toBe(session.reference);
     expect(detail.body.transactions[0]).toMatchObject({ status: 'declined', declineReason: expect.any(String), trace: expect.any(Array) });
     expect((await reader.request('GET', `/v1/dashboard/payments/${session.reference}`, { mode: 'live' })).status).toBe(404);
