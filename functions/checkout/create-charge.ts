@@ -90,7 +90,9 @@ const startAttempt = (
 /** Invalid payment data: an attempt that fails at once. It counts, and its 400 is what a retry with this key replays. */
 const failAttempt = (req: ApiRequest<CheckoutChargeBody>, deps: Deps, session: Session, typed: CardInput, issues: PaymentDataIssue[]) =>
   onOpenSession(req, deps, session, typed, async (current, transaction, usesOpenedPayment) => {
-    const answer = { statusCode: 400, body: errorBody(400, SERVICE_CODES.INVALID_PAYMENT_DATA, issues[0]!.message, issues[0]!.field) };
+    // Every unusable field at once (errors), the first also as message and field, like any invalid input.
+    const problems = issues.map((i) => ({ param: i.field, code: SERVICE_CODES.INVALID_PAYMENT_DATA, message: i.message }));
+    const answer = { statusCode: 400, body: errorBody(400, SERVICE_CODES.INVALID_PAYMENT_DATA, issues[0]!.message, issues[0]!.field, problems) };
     const detail = issues.map((i) => `${i.field}: ${i.message}`).join(' ');
     await commitStep(deps, settlementStep(current, transaction, rejection('failed', SERVICE_CODES.INVALID_PAYMENT_DATA, detail), req.now, { newAttempt: true, newTransaction: !usesOpenedPayment }), answer, req.idempotency);
     return answer;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckoutChargeResultSchema, CheckoutSessionSchema } from '../../shared/schemas/checkout-schemas.ts';
+import { expectError, withoutRequestId } from '../support/assertions.ts';
 import { itemsOfMerchant } from '../support/dynamo.ts';
 import { card, checkoutCharge, DOCUMENT, eventsOf, openSession, TEST_CARDS } from '../support/checkout.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
@@ -117,6 +118,21 @@ describe('POST /v1/checkout/charge', () => {
     const events = await eventsOf(sandbox, merchant.id, 'test', session.reference);
     expect(events.map((e) => e.type).sort()).toEqual(['charge.failed', 'session.expired']);
     expect(sandbox.bank.calls({ reference: read.body.lastTransaction.reference })).toEqual([]);
+  });
+
+  it('names every unusable field of the payment data at once, and a replay of the attempt answers the same with its own request id', async () => {
+    const { keys } = await sandbox.newMerchant();
+    const session = await openSession(sandbox, keys.secretTest);
+    const payment = { card: card('4111111111111112', { cvv: '1' }), document: null };
+
+    const res = await checkoutCharge(sandbox, session.reference, payment, { idempotencyKey: 'attempt-many-problems' });
+    const replay = await checkoutCharge(sandbox, session.reference, payment, { idempotencyKey: 'attempt-many-problems' });
+
+    expectError(res, 400, 'invalid_payment_data', 'card.number');
+    expect(res.body.errors.map((e: { param: string }) => e.param)).toEqual(['card.number', 'card.cvv', 'document']);
+    expect(res.body.errors.every((e: { code: string }) => e.code === 'invalid_payment_data')).toBe(true);
+    expect(withoutRequestId(replay.body)).toEqual(withoutRequestId(res.body));
+    expect(replay.body.requestId).not.toBe(res.body.requestId);
   });
 
   it('refuses a charge on a completed session with 409 and on a session past expiresAt with 410, counting neither', async () => {

@@ -35,7 +35,11 @@ function expectRefusal(res: TestResponse, label: string): void {
     message: expect.stringMatching(/\S/),
     code: expect.stringMatching(/^[a-z_]+$/),
     ...(res.body?.field === undefined ? {} : { field: expect.any(String) }),
+    ...(res.body?.errors === undefined ? {} : { errors: expect.arrayContaining([{ ...(res.body.field === undefined ? {} : { param: res.body.field }), code: res.body.code, message: res.body.message }]) }),
+    requestId: res.headers.get('request-id'),
+    docUrl: `README.md#error-${res.body?.code}`,
   });
+  expect(res.body.requestId, label).toMatch(/^req_/);
   expectSecurityHeaders(res);
   expectNoStackTrace(res);
 }
