@@ -50,6 +50,8 @@ export function errorMessage(error: unknown): string {
   if (!(error instanceof ApiError)) return t().common.failed;
   if (error.status === 0) return t().common.offline;
   if (error.status === 403) return t().common.notAllowed;
+  // The page is newer than the API it talks to (a route not deployed yet).
+  if (error.code === 'route_not_found') return t().common.unavailable;
   if (error.status === 404) return t().common.notFound;
   if (error.status === 429) return t().common.tooMany;
   if (error.status >= 500) return t().common.failed;

@@ -48,7 +48,7 @@ export async function renderPaymentDetail(view: HTMLElement, reference: string):
   const detail = await api<PaymentDetail>('GET', path);
   const region = noticeRegion();
   const deliveries = h('div', {});
-  const drawDeliveries = (list: PaymentDetail['deliveries']): void =>
+  const drawDeliveries = (list: NonNullable<PaymentDetail['deliveries']>): void =>
     replace(
       deliveries,
       list.length

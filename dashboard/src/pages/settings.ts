@@ -203,7 +203,7 @@ async function auditSection(): Promise<HTMLElement> {
     entries = [...entries, ...page.data];
     cursor = page.nextCursor;
     more.hidden = !page.hasMore;
-    const rows = entries.map((e) => [formatDateTime(e.at), e.email, h('code', {}, e.action), e.target ?? t().common.none]);
+    const rows = entries.map((e) => [formatDateTime(e.at), e.email, h('span', { class: 'stack' }, s.auditActions[e.action] ?? e.action, h('code', { class: 'hint' }, e.action)), e.target ?? t().common.none]);
     replace(list, rows.length ? table(s.audit, [s.auditWhen, s.auditWho, s.auditAction, s.auditTarget], rows, { captionHidden: true }) : emptyState(s.noAudit));
   };
   more.addEventListener('click', () => void whileBusy(more, load));
