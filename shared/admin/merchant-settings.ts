@@ -35,8 +35,7 @@ export async function describeMerchant(stores: AdminStores, merchantId: string):
 
 /** Onboarding finished: the merchant may open sessions. */
 export async function provisionMerchant(stores: AdminStores, merchantId: string): Promise<Merchant> {
-  await requireMerchant(stores.merchants, merchantId);
-  return stores.merchants.update(merchantId, { provisioned: true });
+  return onExistingMerchant(merchantId, () => stores.merchants.update(merchantId, { provisioned: true }));
 }
 
 /**
@@ -49,8 +48,7 @@ export async function setTestMode(stores: AdminStores, merchantId: string, gatew
   if (on && !GATEWAYS[gateway].supportsTestMode) {
     throw new AdminError(`The ${gateway} gateway has no test environment, so test mode cannot be switched on for it.`);
   }
-  const merchant = await requireMerchant(stores.merchants, merchantId);
-  return stores.merchants.update(merchantId, { testMode: { ...merchant.testMode, [gateway]: on } });
+  return onExistingMerchant(merchantId, () => stores.merchants.setMapEntry(merchantId, 'testMode', gateway, on));
 }
 
 /**
@@ -64,8 +62,20 @@ export async function setRateLimit(stores: AdminStores, merchantId: string, oper
     if (!Number.isSafeInteger(value) || value < 1) throw new AdminError(`${name} must be a whole number of at least 1, not ${value}.`);
   }
   if (limit.perDay < limit.perMinute) throw new AdminError(`perDay (${limit.perDay}) cannot be lower than perMinute (${limit.perMinute}).`);
-  const merchant = await requireMerchant(stores.merchants, merchantId);
-  return stores.merchants.update(merchantId, { rateLimits: { ...merchant.rateLimits, [operationClass]: { perMinute: limit.perMinute, perDay: limit.perDay } } });
+  return onExistingMerchant(merchantId, () => stores.merchants.setMapEntry(merchantId, 'rateLimits', operationClass, { perMinute: limit.perMinute, perDay: limit.perDay }));
+}
+
+/**
+ * Runs a field-level write of the merchant (never a read-modify-write of the whole item, which loses a change made
+ * at the same time by another admin command); its lost condition means there is no such merchant.
+ */
+async function onExistingMerchant(merchantId: string, write: () => Promise<Merchant>): Promise<Merchant> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof ConditionFailedError) throw new MerchantNotFoundError(merchantId);
+    throw error;
+  }
 }
 
 /**

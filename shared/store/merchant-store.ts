@@ -11,6 +11,15 @@ export interface MerchantStore {
   get(merchantId: string): Promise<Merchant | null>;
   create(merchant: Merchant): Promise<void>;
   update(merchantId: string, changes: Partial<Omit<Merchant, 'id' | 'createdAt'>>): Promise<Merchant>;
+  /**
+   * Sets one entry of a map of the merchant (`rateLimits.charge`, `testMode.bank_direct`) and nothing else, so writes
+   * of other entries at the same time are never lost; creates the map when the item has none. Answers the merchant
+   * as written; ConditionFailedError when there is no such merchant.
+   *
+   * @example
+   * await merchants.setMapEntry('mer_123', 'rateLimits', 'charge', { perMinute: 60, perDay: 5000 });
+   */
+  setMapEntry<M extends 'rateLimits' | 'testMode'>(merchantId: string, map: M, entry: keyof Merchant[M] & string, value: Merchant[M][keyof Merchant[M]]): Promise<Merchant>;
   /** Stores a gateway's bank credentials, already encrypted, and marks them loaded. */
   saveCredentials(merchantId: string, gateway: string, ciphertext: string): Promise<void>;
   getCredentials(merchantId: string, gateway: string): Promise<string | null>;
@@ -87,6 +96,36 @@ export function createMerchantStore(db: DynamoDBDocumentClient, tableName: strin
         ),
       );
       return toMerchant(Attributes!);
+    },
+    async setMapEntry(merchantId, map, entry, value) {
+      const write = (update: string, condition: string, values: Record<string, unknown>) =>
+        conditional(() =>
+          db.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: keys.merchant(merchantId),
+              UpdateExpression: update,
+              ConditionExpression: `${itemExists} AND ${condition}`,
+              ExpressionAttributeNames: { '#map': map, ...(update.includes('#entry') ? { '#entry': entry } : {}) },
+              ExpressionAttributeValues: values,
+              ReturnValues: 'ALL_NEW',
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            }),
+          ),
+        );
+      // The entry alone when the map exists; else the map with the entry, unless another write created it meanwhile.
+      for (;;) {
+        try {
+          return toMerchant((await write('SET #map.#entry = :value', 'attribute_exists(#map)', { ':value': value })).Attributes!);
+        } catch (error) {
+          if (!(error instanceof ConditionFailedError) || !error.existing) throw error;
+        }
+        try {
+          return toMerchant((await write('SET #map = :map', 'attribute_not_exists(#map)', { ':map': { [entry]: value } })).Attributes!);
+        } catch (error) {
+          if (!(error instanceof ConditionFailedError) || !error.existing) throw error;
+        }
+      }
     },
     async saveCredentials(merchantId, gateway, ciphertext) {
       // One transaction: the flag never says "loaded" without the credentials, nor the reverse.
