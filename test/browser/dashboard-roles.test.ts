@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
+import { openSession } from '../support/checkout.ts';
 import type { Role } from '../../shared/dashboard/roles.ts';
 import {
   BROWSER_TEST_TIMEOUT,
@@ -101,6 +102,33 @@ describe('dashboard pages for each role', BROWSER_TEST_TIMEOUT, () => {
     expect(await page.locator('section.panel', { hasText: 'Fallos recientes' }).locator('tbody tr').count()).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'read_only-desktop-overview-live');
+  });
+
+  it('searches by customerRef and status and pages forward and back with the cursor', async () => {
+    const customer = 'cliente-muchas-compras';
+    for (let i = 0; i < 27; i++) await openSession(harness.sandbox, harness.keys.secretTest, { amountMinor: 1000 + i, customerRef: customer });
+    const { page } = await harness.open(PHONE);
+    await signIn(page, users.read_only);
+    await useTestData(page);
+    await goTo(page, 'Pagos');
+    await page.getByLabel('Referencia o cliente (customerRef)').fill(customer);
+    await page.getByRole('button', { name: 'Buscar' }).click();
+    const rows = page.locator('tbody tr');
+    await expect.poll(() => rows.count(), WAIT).toBe(25);
+    const first = await rows.first().textContent();
+    await page.getByRole('button', { name: 'Siguiente' }).click();
+    await expect.poll(() => rows.count(), WAIT).toBe(2);
+    expect(await page.getByRole('button', { name: 'Siguiente' }).count()).toBe(0);
+    await screenshot(page, 'read_only-phone-payments-second-page');
+    await page.getByRole('button', { name: 'Anterior' }).click();
+    await expect.poll(() => rows.count(), WAIT).toBe(25);
+    expect(await rows.first().textContent()).toBe(first);
+
+    // The other customer's declined payment, by status: one row, flagged as a test payment.
+    await page.goto(`${harness.sandbox.url}/dashboard/#/payments?query=${CUSTOMER}&status=failed`);
+    await expect.poll(() => page.locator('tbody tr').count(), WAIT).toBeGreaterThan(0);
+    for (const badges of await page.locator('tbody tr .badges').allTextContents()) expect(badges).toMatch(/Prueba/);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('lets a developer delete a stored card after confirming, and keeps it when the dialog is cancelled', async () => {
