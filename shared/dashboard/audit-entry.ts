@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.created',
   'webhook_endpoint.updated',
   'webhook_endpoint.deleted',
+  'webhook_endpoint.secret_rotated',
   'webhook.sample_sent',
   'webhook_delivery.resent',
   'card.deleted',

@@ -151,6 +151,22 @@ describe('dashboard changes and their audit log', () => {
     expect(log.filter((e) => e.action === 'webhook_endpoint.deleted')).toHaveLength(0);
   });
 
+  it("rotates an endpoint's signing secret: the new one shown once, stored sealed, recorded without it", async () => {
+    const endpoint = await developer.request('POST', '/v1/webhooks/endpoints', { mode: 'test', body: { url: 'https://example.com/rotated' } });
+    const rotated = await developer.request('POST', `/v1/dashboard/webhook-endpoints/${endpoint.body.id}/rotate-secret`, { mode: 'test' });
+    expect(rotated.status, rotated.text).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    expect(rotated.body.secret).not.toBe(endpoint.body.secret);
+    const stored = (await sandbox.deps.webhookEndpoints.get(endpoint.body.id))!;
+    expect(stored.secretCiphertext).not.toContain(rotated.body.secret);
+    expect(await sandbox.deps.secretBox.decrypt(stored.secretCiphertext, { merchantId, endpointId: stored.id, purpose: 'webhook_signing_secret' })).toBe(rotated.body.secret);
+    expect((await developer.request('GET', `/v1/webhooks/endpoints/${endpoint.body.id}`, { mode: 'test' })).text).not.toContain(rotated.body.secret);
+    expect((await developer.request('POST', `/v1/dashboard/webhook-endpoints/${endpoint.body.id}/rotate-secret`, { mode: 'live' })).status).toBe(404);
+    const entry = (await auditLog()).find((e) => e.action === 'webhook_endpoint.secret_rotated');
+    expect(entry).toMatchObject({ target: endpoint.body.id, userId: developer.userId });
+    expect(JSON.stringify(await auditLog())).not.toContain(rotated.body.secret);
+  });
+
   it('finds a declined payment by the last four and shows why it failed, with its webhook deliveries', async () => {
     const session = await openSession(sandbox, keys.secretTest, { maxFailures: 0 });
     await checkoutCharge(sandbox, session.reference, { card: card(TEST_CARDS.insufficientFunds) });

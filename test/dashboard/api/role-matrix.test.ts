@@ -11,6 +11,7 @@ function concretePath(route: RouteDefinition): string {
     .replace('/users/{id}', '/users/usr_Nothing000000000000000')
     .replace('/keys/{id}', `/keys/${'0'.repeat(64)}`)
     .replace('/endpoints/{id}', '/endpoints/we_Nothing000000000000000')
+    .replace('/webhook-endpoints/{id}', '/webhook-endpoints/we_Nothing000000000000000')
     .replace('/deliveries/{id}', '/deliveries/wd_Nothing000000000000000')
     .replace('/transactions/{reference}', '/transactions/txn_Nothing000000000000000')
     .replace('{reference}', 'cs_Nothing000000000000000')

@@ -1,0 +1,40 @@
+import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
+import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
+import { ConflictError } from '../../shared/errors.ts';
+import { defineApiHandler } from '../../shared/http/api-handler.ts';
+import { prefixedId } from '../../shared/ids.ts';
+import { CreatedWebhookEndpointSchema, WebhookEndpointParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
+import { ConditionFailedError } from '../../shared/store/conditions.ts';
+import { secretContext, toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
+import { findEndpoint } from '../webhooks/webhook-access.ts';
+
+/**
+ * POST /v1/dashboard/webhook-endpoints/{id}/rotate-secret: a new whsec_ signing secret, sealed like the first one and
+ * shown once in this answer; deliveries sign with it from the next attempt (the sender opens the ciphertext it
+ * reads). The audit entry follows the versioned save, which is not a transaction of ours.
+ */
+export const { build, handler, schemas, parts } = defineApiHandler(
+  'rotateWebhookSecret',
+  { params: WebhookEndpointParamsSchema, responses: { success: { 200: CreatedWebhookEndpointSchema }, errors: { 404: 'resource_missing', 409: 'endpoint_changed' } } },
+  async (req, deps) => {
+    const actor = signedInUser(req.auth);
+    const endpoint = await findEndpoint(deps, req.auth, req.params.id);
+    const secret = prefixedId('whsec');
+    const next: WebhookEndpoint = {
+      ...endpoint,
+      secretCiphertext: await deps.secretBox.encrypt(secret, secretContext(endpoint)),
+      updatedAt: new Date(req.now).toISOString(),
+      version: endpoint.version + 1,
+    };
+    try {
+      await deps.webhookEndpoints.save(next, endpoint.version);
+    } catch (error) {
+      if (error instanceof ConditionFailedError) throw new ConflictError('endpoint_changed', 'The endpoint was changed or deleted by another request meanwhile. Read it again and retry.');
+      throw error;
+    }
+    await deps.audit.record(auditEntry(actor, req.now, 'webhook_endpoint.secret_rotated', endpoint.id));
+    return { statusCode: 200, body: { ...toEndpointResource(next), secret } };
+  },
+  { parts: [cryptoFromEnvironment] },
+);
