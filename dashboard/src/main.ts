@@ -50,7 +50,8 @@ async function start(): Promise<void> {
   const session = currentSession();
   if (!session) return signOut('');
   clearTimeout(expiryTimer);
-  expiryTimer = setTimeout(() => signOut(t().signIn.expired), Math.max(0, Date.parse(session.expiresAt) - Date.now()));
+  // setTimeout fires at once past 2^31 - 1 ms (24.8 days): a longer wait is capped, and the API's 401 still ends it.
+  expiryTimer = setTimeout(() => signOut(t().signIn.expired), Math.min(2 ** 31 - 1, Math.max(0, Date.parse(session.expiresAt) - Date.now())));
   try {
     me = await api<Me>('GET', '/v1/dashboard/me');
   } catch (error) {
