@@ -12,7 +12,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
   { query: OverviewQuerySchema, responses: { success: { 200: OverviewSchema } } },
   async (req, deps) => {
     const timeZone = req.query.tz ?? 'UTC';
-    if (!isTimeZone(timeZone)) throw new ValidationError('tz must be an IANA time zone, e.g. America/Caracas.', 'tz');
+    if (!isTimeZone(timeZone)) throw new ValidationError('tz must be an IANA time zone, e.g. America/Caracas.', 'tz', 'parameter_invalid');
     const from = new Date(req.now - (OVERVIEW_DAYS + 1) * 86_400_000).toISOString();
     const { items } = await deps.transactions.list(req.auth.merchant.id, 'live', { from });
     return { statusCode: 200, body: overview(items, req.now, timeZone) };

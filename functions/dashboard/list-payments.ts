@@ -35,7 +35,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       return { statusCode: 200, body: { data: row ? [row] : [], hasMore: false, nextCursor: null } };
     }
     const cursor = decodeCursor(rawCursor);
-    if (!cursor) throw new ValidationError('cursor is not one this list answered: start again without it.', 'cursor');
+    if (!cursor) throw new ValidationError('cursor is not one this list answered: start again without it.', 'cursor', 'parameter_invalid');
     const page = await searchPayments(deps, {
       merchantId: req.auth.merchant.id,
       mode: req.auth.mode,

@@ -11,7 +11,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
   { body: NewPasswordBodySchema, responses: { success: { 200: SignInResultSchema } } },
   async (req, deps) => {
     const problem = passwordProblem(req.body.newPassword);
-    if (problem) throw new ValidationError(problem, 'newPassword');
+    if (problem) throw new ValidationError(problem, 'newPassword', 'parameter_invalid');
     return signInAnswer(deps, await deps.userDirectory.respond(req.body.challengeSession, req.body.newPassword), null, req.now);
   },
   { parts: [userDirectoryFromEnvironment] },

@@ -81,7 +81,7 @@ export class Authenticator {
     const merchant = user ? await this.merchant(user.merchantId) : null;
     if (!user || !merchant) throw new InvalidTokenError();
     const mode = (modeHeader ?? '').trim().toLowerCase() || 'live';
-    if (mode !== 'test' && mode !== 'live') throw new ValidationError('The Svc-Mode header must be test or live.', 'Svc-Mode');
+    if (mode !== 'test' && mode !== 'live') throw new ValidationError('The Svc-Mode header must be test or live.', 'Svc-Mode', 'parameter_invalid');
     return { merchant, mode, keyKind: null, user };
   }
 
