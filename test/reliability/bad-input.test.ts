@@ -108,7 +108,8 @@ describe('bad input on every route of the manifest', { timeout: SUITE_TIMEOUT_MS
       kinds.push(
         fc.tuple(hostilePathValue, hostileQuery, noiseHeaders).map(([p, query, noise]) => ({
           label: `path ${JSON.stringify(p.value.slice(0, 60))}`,
-          path: `${fillPath(route.path, { [params[0]!]: p.raw ? p.value : encodeSegment(p.value) }, { raw: true })}?${query}`,
+          // The first parameter hostile, any other as real (a logo's {merchantId}/{hash}).
+          path: `${fillPath(route.path, { ...real, [params[0]!]: p.raw ? p.value : encodeSegment(p.value) }, { raw: true })}?${query}`,
           headers: { ...noise, ...json, ...baseHeaders(route) },
           body: validBody,
         })),

@@ -15,7 +15,12 @@ export interface MerchantFixture {
   deliveryId: string;
   /** A stored card (issue 4's vault), or null while /v1/cards is not in the manifest. */
   cardToken: string | null;
+  /** The hash of the merchant's checkout logo (GET /v1/checkout/logos/{merchantId}/{hash}). */
+  logoHash: string;
 }
+
+/** The smallest PNG the logo rules accept: its signature and the start of an IHDR chunk. */
+const LOGO_PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
 
 /** Makes a merchant with an open session, a completed charge, a webhook endpoint and a test delivery. */
 export async function merchantFixture(sandbox: TestSandbox, webhookUrl: string): Promise<MerchantFixture> {
@@ -30,6 +35,7 @@ export async function merchantFixture(sandbox: TestSandbox, webhookUrl: string):
   const test = await sandbox.request('POST', `/v1/webhooks/endpoints/${endpoint.body.id}/test`, { key: keys.secretTest });
   if (test.status !== 202) throw new Error(`fixture delivery failed: ${test.status} ${test.text}`);
   const cards = await sandbox.request('GET', '/v1/cards', { key: keys.secretTest });
+  const branded = await sandbox.deps.merchants.updateBranding(merchant.id, { businessName: 'Fixture', logo: { bytes: LOGO_PNG } });
   return {
     merchant,
     keys,
@@ -39,6 +45,7 @@ export async function merchantFixture(sandbox: TestSandbox, webhookUrl: string):
     endpointSecret: endpoint.body.secret,
     deliveryId: test.body.deliveryId,
     cardToken: cards.status === 200 ? ((cards.body as { svcToken: string }[])[0]?.svcToken ?? null) : null,
+    logoHash: branded.logo!.hash,
   };
 }
 
@@ -49,6 +56,7 @@ export async function merchantFixture(sandbox: TestSandbox, webhookUrl: string):
 export function pathValues(route: RouteDefinition, fixture: MerchantFixture): Record<string, string> {
   const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
   if (params.length === 0) return {};
+  if (route.path === '/v1/checkout/logos/{merchantId}/{hash}') return { merchantId: fixture.merchant.id, hash: fixture.logoHash };
   const byPrefix: [string, string][] = [
     ['/v1/sessions/', fixture.sessionReference],
     ['/v1/checkout/sessions/', fixture.sessionReference],
