@@ -1,7 +1,8 @@
 /**
- * Which network addresses a webhook may be sent to. In AWS the sender refuses anything but public unicast
- * addresses, so a merchant cannot point an endpoint (or a hostname that resolves) at our own network or at the
- * instance metadata service. Pure: node:net only.
+ * Which network addresses a webhook (or an OAuth token request) may be sent to. In AWS the sender refuses anything
+ * but public unicast addresses, so a merchant cannot point an endpoint (or a hostname that resolves) at our own
+ * network or at the instance metadata service. An IPv6 address that carries an IPv4 address (mapped, translated,
+ * NAT64, 6to4, Teredo, IPv4-compatible) is judged by the IPv4 it reaches. Pure: node:net only.
  */
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 
@@ -18,33 +19,61 @@ const V4 = {
   loopback: ranges([['127.0.0.0', 8]], 'ipv4'),
   link_local: ranges([['169.254.0.0', 16]], 'ipv4'),
   private: ranges([['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['100.64.0.0', 10]], 'ipv4'),
-  reserved: ranges([['0.0.0.0', 8], ['192.0.0.0', 24], ['192.0.2.0', 24], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4]], 'ipv4'),
+  reserved: ranges(
+    [['0.0.0.0', 8], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4]],
+    'ipv4',
+  ),
 };
 const V6 = {
   loopback: ranges([['::1', 128]], 'ipv6'),
   link_local: ranges([['fe80::', 10]], 'ipv6'),
-  private: ranges([['fc00::', 7]], 'ipv6'),
+  // Unique local, the deprecated site-local, and NAT64 for local use (RFC 8215): all reach a private network.
+  private: ranges([['fc00::', 7], ['fec0::', 10], ['64:ff9b:1::', 48]], 'ipv6'),
   reserved: ranges([['::', 128], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64]], 'ipv6'),
 };
 
-/** IPv4 carried inside IPv6 (::ffff:a.b.c.d, NAT64 64:ff9b::a.b.c.d) is judged as the IPv4 it carries. */
-function embeddedIPv4(address: string): string | null {
-  const match = /^(?:::ffff:|64:ff9b::)(?:0:)?(.+)$/i.exec(address);
-  if (!match) return null;
-  const tail = match[1]!;
-  if (isIPv4(tail)) return tail;
-  const hex = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(tail);
-  if (!hex) return null;
-  const high = parseInt(hex[1]!, 16);
-  const low = parseInt(hex[2]!, 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/** The 16 bytes of an IPv6 address (already known valid), a dotted IPv4 tail included. */
+function ipv6Bytes(address: string): number[] {
+  let text = address;
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const groups = (part: string) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
+  const front = groups(head);
+  const back = tail === undefined ? [] : groups(tail);
+  const words = [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+  return words.flatMap((w) => [w >> 8, w & 255]);
+}
+
+const dottedQuad = (bytes: number[]) => bytes.join('.');
+
+/**
+ * The IPv4 addresses an IPv6 address reaches, or null when it carries none:
+ * ::ffff:a.b.c.d (mapped), ::ffff:0:a.b.c.d (translated), 64:ff9b::a.b.c.d (NAT64), ::a.b.c.d (IPv4-compatible),
+ * 2002:aabb:ccdd::/48 (6to4), and Teredo 2001:0::/32 (its server, and its client with the bits inverted).
+ */
+function embeddedIPv4(bytes: number[]): string[] | null {
+  const zero = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
+  const last4 = bytes.slice(12, 16);
+  if (zero(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return [dottedQuad(last4)];
+  if (zero(0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && zero(10, 12)) return [dottedQuad(last4)];
+  if (bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zero(4, 12)) return [dottedQuad(last4)];
+  // ::/96 but not :: and ::1 themselves, which the IPv6 ranges judge.
+  if (zero(0, 12) && !(zero(12, 15) && (bytes[15] === 0 || bytes[15] === 1))) return [dottedQuad(last4)];
+  if (bytes[0] === 0x20 && bytes[1] === 0x02) return [dottedQuad(bytes.slice(2, 6))];
+  if (bytes[0] === 0x20 && bytes[1] === 0x01 && zero(2, 4)) return [dottedQuad(bytes.slice(4, 8)), dottedQuad(last4.map((b) => b ^ 0xff))];
+  return null;
 }
 
 /**
  * @example
- * classifyAddress('169.254.169.254') // 'metadata'
- * classifyAddress('::ffff:10.0.0.1') // 'private'
- * classifyAddress('93.184.216.34')   // 'public'
+ * classifyAddress('169.254.169.254')  // 'metadata'
+ * classifyAddress('::ffff:10.0.0.1')  // 'private'
+ * classifyAddress('2002:7f00:1::')    // 'loopback' (6to4 of 127.0.0.1)
+ * classifyAddress('93.184.216.34')    // 'public'
  */
 export function classifyAddress(address: string): AddressClass {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
@@ -54,16 +83,33 @@ export function classifyAddress(address: string): AddressClass {
     return 'public';
   }
   if (isIPv6(bare)) {
-    const v4 = embeddedIPv4(bare);
-    if (v4) return classifyAddress(v4);
     for (const [kind, list] of Object.entries(V6)) if (list.check(bare, 'ipv6')) return kind as AddressClass;
+    // The first embedded address that is not public decides; a transition address of public ones is public.
+    for (const v4 of embeddedIPv4(ipv6Bytes(bare)) ?? []) {
+      const kind = classifyAddress(v4);
+      if (kind !== 'public') return kind;
+    }
     return 'public';
   }
   return 'invalid';
 }
 
-/** Whether the sender may connect to this address; loopback is allowed only where the sandbox says so. */
-export function isAllowedAddress(address: string, { allowLoopback }: { allowLoopback: boolean }): boolean {
+/**
+ * Whether the sender may connect to this address with this scheme. AWS: https to public addresses only. The
+ * sandbox (`allowLoopback`, never set in AWS) also reaches its own machine, over https or http; http reaches
+ * nothing else, so the rule is the same for a literal address and for a name resolved at sending.
+ */
+export function isAllowedAddress(address: string, { allowLoopback, protocol = 'https:' }: { allowLoopback: boolean; protocol?: string }): boolean {
   const kind = classifyAddress(address);
-  return kind === 'public' || (allowLoopback && kind === 'loopback');
+  if (allowLoopback && kind === 'loopback' && isThisMachine(address)) return protocol === 'https:' || protocol === 'http:';
+  return kind === 'public' && protocol === 'https:';
+}
+
+/** The machine's own loopback (127.0.0.0/8, ::1, or 127.x mapped), not a transition form that routes elsewhere. */
+function isThisMachine(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
+  if (isIPv4(bare)) return V4.loopback.check(bare, 'ipv4');
+  const bytes = ipv6Bytes(bare);
+  const mapped = bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
+  return bare === '::1' || (mapped && bytes[12] === 127);
 }

@@ -127,9 +127,10 @@ export function applyAuthChange(
 }
 
 /**
- * Endpoint URLs are https. Only the sandbox may use http, and only to the loopback interface, so a developer can
- * receive webhooks on their own machine. A literal address of a private network is refused at once in AWS; names
- * are checked again on every send, after DNS resolution.
+ * Endpoint URLs are https to public addresses. Only the sandbox (allowLoopbackHttp, never set in AWS) also reaches
+ * its own machine, over https or http, so a developer can receive webhooks locally; its http reaches nothing else.
+ * A literal address is judged now (an IPv6 form carrying an IPv4 address by that IPv4); a name is accepted now and
+ * its every resolved address is judged by the same rule on each send (isAllowedAddress).
  */
 export function endpointUrlIssue(value: string, { allowLoopbackHttp }: { allowLoopbackHttp: boolean }): string | null {
   let url: URL;
@@ -140,12 +141,11 @@ export function endpointUrlIssue(value: string, { allowLoopbackHttp }: { allowLo
   }
   if (url.username || url.password) return 'must not contain credentials; use authType instead';
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const loopback = host === 'localhost' || classifyAddress(host) === 'loopback';
-  if (allowLoopbackHttp && loopback && (url.protocol === 'http:' || url.protocol === 'https:')) return null;
-  if (url.protocol !== 'https:') return 'must be an https URL';
-  const kind = classifyAddress(host);
-  if (loopback || (kind !== 'invalid' && kind !== 'public')) return 'must point to a public address';
-  return null;
+  const kind = host === 'localhost' ? 'loopback' : classifyAddress(host);
+  const name = kind === 'invalid';
+  if (url.protocol !== 'https:' && !(allowLoopbackHttp && url.protocol === 'http:' && (name || kind === 'loopback'))) return 'must be an https URL';
+  if (name || kind === 'public' || (allowLoopbackHttp && kind === 'loopback')) return null;
+  return 'must point to a public address';
 }
 
 export const toEndpointResource = (e: WebhookEndpoint): WebhookEndpointResource => ({

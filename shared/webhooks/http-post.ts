@@ -54,11 +54,11 @@ class ForbiddenAddressError extends Error {
   }
 }
 
-function guardedLookup(allowLoopback: boolean): LookupFunction {
+function guardedLookup(allowLoopback: boolean, protocol: string): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
-      const refused = addresses.find((a) => !isAllowedAddress(a.address, { allowLoopback }));
+      const refused = addresses.find((a) => !isAllowedAddress(a.address, { allowLoopback, protocol }));
       if (refused) return callback(new ForbiddenAddressError(refused.address) as NodeJS.ErrnoException, '', 0);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       const first = addresses[0]!;
@@ -73,7 +73,7 @@ function guardedLookup(allowLoopback: boolean): LookupFunction {
  * const { statusCode } = await post('https://merchant.example/hooks', { headers: {}, body: '{}' });
  */
 export function createHttpPost({ allowLoopback, timeoutMs = SEND_TIMEOUT_MS }: HttpPostOptions): HttpPost {
-  const lookup = guardedLookup(allowLoopback);
+  const lookups = { 'https:': guardedLookup(allowLoopback, 'https:'), 'http:': guardedLookup(allowLoopback, 'http:') };
   return (target, { headers, body, maxResponseChars = RESPONSE_EXCERPT_CHARS }) =>
     new Promise((resolve, reject) => {
       const started = performance.now();
@@ -81,7 +81,7 @@ export function createHttpPost({ allowLoopback, timeoutMs = SEND_TIMEOUT_MS }: H
       const url = new URL(target);
       const host = url.hostname.replace(/^\[|\]$/g, '');
       // A literal IP never goes through lookup, so it is checked here.
-      if (isIP(host) && !isAllowedAddress(host, { allowLoopback })) {
+      if (isIP(host) && !isAllowedAddress(host, { allowLoopback, protocol: url.protocol })) {
         return reject(new HttpPostError('forbidden_address', `Refusing to connect to ${host}: not a public address.`, 0));
       }
       if (url.protocol !== 'https:' && !(allowLoopback && url.protocol === 'http:')) {
@@ -91,7 +91,7 @@ export function createHttpPost({ allowLoopback, timeoutMs = SEND_TIMEOUT_MS }: H
       const req = send(url, {
         method: 'POST',
         headers: { 'Content-Length': String(Buffer.byteLength(body)), ...headers },
-        lookup,
+        lookup: url.protocol === 'https:' ? lookups['https:'] : lookups['http:'],
         agent: false,
       });
       const timer = setTimeout(() => req.destroy(new HttpPostError('timeout', `No answer within ${timeoutMs} ms.`, elapsed())), timeoutMs);
