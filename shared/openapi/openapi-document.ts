@@ -34,6 +34,8 @@ const idempotencyHeader = (required: boolean) =>
   });
 
 const retryAfter = { 'Retry-After': { description: 'Whole seconds to wait.', schema: { type: 'integer' as const } } };
+/** On every answer, success or error (README "Request ids"). */
+const requestIdHeader = { 'Request-Id': { description: "The request's id (req_...): quote it to support; error bodies carry it as requestId.", schema: { type: 'string' as const } } };
 
 /** An example body of an error status: its first documented code, in the one error shape. */
 function errorExample(status: number, codes: string) {
@@ -48,7 +50,10 @@ function responsesOf(route: RouteDefinition, schemas: RouteSchemas, example: Ope
     const exampleBody = example?.response.status === Number(status) && example.response.body !== undefined ? { example: example.response.body } : {};
     responses[status as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: status === '202' ? 'Accepted; the result follows.' : 'Success.',
-      ...(route.idempotency !== 'none' ? { headers: { 'Idempotent-Replayed': { description: 'true when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string' } } } } : {}),
+      headers: {
+        ...requestIdHeader,
+        ...(route.idempotency !== 'none' ? { 'Idempotent-Replayed': { description: 'true when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string' } } } : {}),
+      },
       content: { [schemas.responses?.mediaType ?? 'application/json']: { schema, ...exampleBody } },
     };
   }
@@ -56,7 +61,7 @@ function responsesOf(route: RouteDefinition, schemas: RouteSchemas, example: Ope
     responses[String(status) as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: codes,
       // Sent with 429, and with 409 idempotency_in_progress.
-      ...(status === 429 || (status === 409 && route.idempotency !== 'none') ? { headers: retryAfter } : {}),
+      headers: { ...requestIdHeader, ...(status === 429 || (status === 409 && route.idempotency !== 'none') ? retryAfter : {}) },
       // Invalid parameters keep the Error schema's own example, a parameter_invalid answer with its errors[].
       content: { 'application/json': { schema: ErrorSchema, ...(codes.startsWith('parameter_') ? {} : { example: errorExample(status, codes) }) } },
     };
