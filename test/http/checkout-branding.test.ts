@@ -5,7 +5,7 @@ import { checkoutCharge, openSession } from '../support/checkout.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
 /** A real 1x1 PNG (signature, IHDR, IDAT, IEND), so the bytes served can be compared with the bytes stored. */
-export function onePixelPng(): Uint8Array {
+function onePixelPng(): Uint8Array {
   const crcTable = Array.from({ length: 256 }, (_, n) => {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
