@@ -122,3 +122,21 @@ export class LocalRestApi {
     return { status: result.statusCode, headers: Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])), text, body };
   }
 }
+
+/**
+ * What is wired wrong between the route manifest and the template: a manifest route without its method, a method
+ * integrating another route's function (CDK names each `Api/<routeId>/Function`), a method the manifest lacks.
+ */
+export function routeWiringProblems(template: CfnTemplate, templateRoutes: TemplateRoute[], manifest: Record<string, { method: string; path: string }>): string[] {
+  const problems: string[] = [];
+  const cdkPath = (logicalId: string) => String(template.Resources[logicalId]?.Metadata?.['aws:cdk:path'] ?? '');
+  for (const [routeId, { method, path }] of Object.entries(manifest)) {
+    const route = templateRoutes.find((r) => r.method === method && r.path === path);
+    if (!route) problems.push(`${routeId}: ${method} ${path} is in the manifest but not in the template`);
+    else if (!cdkPath(route.functionLogicalId).includes(`/${routeId}/Function/`)) problems.push(`${routeId}: ${method} ${path} invokes ${cdkPath(route.functionLogicalId)}`);
+  }
+  for (const route of templateRoutes) {
+    if (!Object.values(manifest).some((m) => m.method === route.method && m.path === route.path)) problems.push(`${route.method} ${route.path} is in the template but not in the manifest`);
+  }
+  return problems;
+}

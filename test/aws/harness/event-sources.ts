@@ -24,6 +24,9 @@ export function matchesPattern(pattern: unknown, value: unknown): boolean {
   return pattern === value;
 }
 
+/** The User-Agent of calls the Lambda service and Scheduler make on the functions' behalf (not the functions' SDK). */
+export const EVENT_SOURCE_AGENT = 'aws-service';
+
 interface Mapping {
   logicalId: string;
   functionLogicalId: string;
@@ -75,6 +78,11 @@ export class EventSources {
         reportItemFailures: (p.FunctionResponseTypes ?? []).includes('ReportBatchItemFailures'),
         onFailureArn: p.DestinationConfig?.OnFailure?.Destination ? String(resolveValue(p.DestinationConfig.OnFailure.Destination, ids, template)) : undefined,
       };
+      // Lambda reads the source with the function's role: what its event source mapping needs, checked like its own calls.
+      const role = fn.roleLogicalId;
+      const actions = source === this.cloud.streamArn ? ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'] : ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'];
+      for (const action of actions) this.cloud.recorder.calls.push({ role, action, resources: [source], userAgent: EVENT_SOURCE_AGENT });
+      if (mapping.onFailureArn) this.cloud.recorder.calls.push({ role, action: 'sqs:SendMessage', resources: [mapping.onFailureArn], userAgent: EVENT_SOURCE_AGENT });
       if (source === this.cloud.streamArn) streamMappings.push(mapping);
       else if (this.cloud.queueByArn(source)) this.loops.push(this.pollQueue(mapping, source));
       else throw new Error(`Event source mapping ${logicalId} reads ${source}, which the harness does not deploy`);
@@ -89,20 +97,35 @@ export class EventSources {
   }
 
   private async readStream(mappings: Mapping[]): Promise<void> {
-    const { StreamDescription } = (await this.streamsCall('DescribeStream', { StreamArn: this.cloud.streamArn })) as { StreamDescription: { Shards: { ShardId: string }[] } };
-    const iterators = new Map<string, string | undefined>();
-    for (const { ShardId } of StreamDescription.Shards) {
-      const { ShardIterator } = (await this.streamsCall('GetShardIterator', { StreamArn: this.cloud.streamArn, ShardId, ShardIteratorType: 'TRIM_HORIZON' })) as { ShardIterator: string };
-      iterators.set(ShardId, ShardIterator);
-    }
+    // Per shard: where to read next, and the last record read (to resume after an expired iterator).
+    const shards = new Map<string, { iterator?: string; last?: string }>();
+    let described = 0;
     while (this.running) {
+      if (Date.now() - described > 5000) {
+        // Shards close and new ones open; a closed shard's children are found here.
+        described = Date.now();
+        const { StreamDescription } = (await this.streamsCall('DescribeStream', { StreamArn: this.cloud.streamArn })) as { StreamDescription: { Shards: { ShardId: string }[] } };
+        for (const { ShardId } of StreamDescription.Shards) {
+          if (shards.has(ShardId)) continue;
+          const { ShardIterator } = (await this.streamsCall('GetShardIterator', { StreamArn: this.cloud.streamArn, ShardId, ShardIteratorType: 'TRIM_HORIZON' })) as { ShardIterator: string };
+          shards.set(ShardId, { iterator: ShardIterator });
+        }
+      }
       let got = 0;
-      for (const [shard, iterator] of iterators) {
-        if (!iterator) continue;
-        const { Records, NextShardIterator } = (await this.streamsCall('GetRecords', { ShardIterator: iterator, Limit: 1000 })) as { Records: Record<string, any>[]; NextShardIterator?: string };
-        iterators.set(shard, NextShardIterator);
-        got += Records.length;
-        const records = Records.map((r) => ({ ...r, dynamodb: withEmptyMaps(r.dynamodb), eventSourceARN: this.cloud.streamArn }));
+      for (const [shardId, shard] of shards) {
+        if (!shard.iterator) continue;
+        const page = (await this.streamsCall('GetRecords', { ShardIterator: shard.iterator, Limit: 1000 }).catch(async () => {
+          // An iterator that expired while the machine was busy: resume after the last record read.
+          const fresh = shard.last
+            ? { StreamArn: this.cloud.streamArn, ShardId: shardId, ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: shard.last }
+            : { StreamArn: this.cloud.streamArn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' };
+          const { ShardIterator } = (await this.streamsCall('GetShardIterator', fresh)) as { ShardIterator: string };
+          return this.streamsCall('GetRecords', { ShardIterator, Limit: 1000 });
+        })) as { Records: Record<string, any>[]; NextShardIterator?: string };
+        shard.iterator = page.NextShardIterator;
+        shard.last = page.Records.at(-1)?.dynamodb?.SequenceNumber ?? shard.last;
+        got += page.Records.length;
+        const records = page.Records.map((r) => ({ ...r, dynamodb: withEmptyMaps(r.dynamodb), eventSourceARN: this.cloud.streamArn }));
         // Each mapping sees the records its filters let through, in stream order, in batches of its size.
         for (const mapping of mappings) {
           const wanted = records.filter((r) => mapping.filters.length === 0 || mapping.filters.some((f) => matchesPattern(f, r)));
@@ -197,18 +220,25 @@ export class EventSources {
     while (this.running) {
       const { Schedules = [] } = await scheduler.send(new ListSchedulesCommand({}));
       for (const summary of Schedules) {
-        const schedule = await scheduler.send(new GetScheduleCommand({ Name: summary.Name, GroupName: summary.GroupName }));
-        const at = /^at\((.+)\)$/.exec(schedule.ScheduleExpression ?? '')?.[1];
-        if (!at) continue; // recurring (cron) schedules are the daily workers': a test invokes them through fireRecurring
-        const zone = schedule.ScheduleExpressionTimezone ?? 'UTC';
-        if (zone !== 'UTC') throw new Error(`Schedule ${summary.Name}: time zone ${zone} is not supported by the harness`);
-        if (Date.parse(`${at}Z`) > Date.now()) continue;
-        await this.fire(schedule.Target!, summary.Name!, at);
-        if (schedule.ActionAfterCompletion === 'DELETE') await scheduler.send(new DeleteScheduleCommand({ Name: summary.Name, GroupName: summary.GroupName }));
+        // A schedule can be deleted between the listing and here (the planner deletes it when a session closes early).
+        await this.fireIfDue(scheduler, summary.Name!, summary.GroupName!).catch((error: { name?: string }) => {
+          if (error.name !== 'ResourceNotFoundException') throw error;
+        });
       }
       await sleep(1000);
     }
     scheduler.destroy();
+  }
+
+  private async fireIfDue(scheduler: SchedulerClient, name: string, group: string): Promise<void> {
+    const schedule = await scheduler.send(new GetScheduleCommand({ Name: name, GroupName: group }));
+    const at = /^at\((.+)\)$/.exec(schedule.ScheduleExpression ?? '')?.[1];
+    if (!at) return; // recurring (cron) schedules are the daily workers': the test fires those itself
+    const zone = schedule.ScheduleExpressionTimezone ?? 'UTC';
+    if (zone !== 'UTC') throw new Error(`Schedule ${name}: time zone ${zone} is not supported by the harness`);
+    if (Date.parse(`${at}Z`) > Date.now()) return;
+    await this.fire(schedule.Target!, name, at);
+    if (schedule.ActionAfterCompletion === 'DELETE') await scheduler.send(new DeleteScheduleCommand({ Name: name, GroupName: group }));
   }
 
   /** Invokes a schedule's target as Scheduler does (asynchronously, with the target's input), checking its role may. */
@@ -216,7 +246,7 @@ export class EventSources {
     const fn = this.cloud.functionByArn(target.Arn ?? '');
     if (!fn) throw new Error(`Schedule ${name} targets ${target.Arn}, no function of the template`);
     const role = /:role\/(.+)$/.exec(target.RoleArn ?? '')?.[1] ?? 'no role';
-    this.cloud.recorder.calls.push({ role, action: 'lambda:InvokeFunction', resources: [fn.arn], userAgent: 'scheduler' });
+    this.cloud.recorder.calls.push({ role, action: 'lambda:InvokeFunction', resources: [fn.arn], userAgent: EVENT_SOURCE_AGENT });
     const input = (target.Input ?? '{}').replaceAll('<aws.scheduler.scheduled-time>', `${at}Z`).replaceAll('<aws.scheduler.schedule-arn>', name);
     this.firedSchedules.push({ name, target: fn.logicalId, at });
     const outcome = await this.cloud.invoke(fn.logicalId, JSON.parse(input));

@@ -13,6 +13,8 @@ export interface ReceivedWebhook {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   rawBody: string;
+  /** What the receiver answered. */
+  status: number;
 }
 
 export interface MerchantReceiver {
@@ -46,8 +48,9 @@ export async function startMerchantReceiver(): Promise<MerchantReceiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ path: req.url ?? '/', headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(queued.shift() ?? 200, { 'Content-Type': 'application/json' }).end('{"received":true}');
+      const status = queued.shift() ?? 200;
+      received.push({ path: req.url ?? '/', headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), status });
+      res.writeHead(status, { 'Content-Type': 'application/json' }).end('{"received":true}');
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

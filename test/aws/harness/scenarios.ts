@@ -55,8 +55,6 @@ export const successScenarios: Record<string, Scenario> = {
   'GET /v1/transactions': (s, st) => s.api.request('GET', '/v1/transactions', { key: st.keys.secretTest }),
   'GET /v1/transactions/{reference}': (s, st) => s.api.request('GET', `/v1/transactions/${st.transaction}`, { key: st.keys.secretTest }),
   'GET /v1/cards': (s, st) => s.api.request('GET', '/v1/cards?customerRef=cus_aws', { key: st.keys.secretTest }),
-  'POST /v1/charges': (s, st) =>
-    s.api.request('POST', '/v1/charges', { key: st.keys.secretTest, body: { svcToken: st.cardToken, amountMinor: 500, currency: 'VES' }, headers: { 'Idempotency-Key': randomUUID() } }),
   'GET /v1/analytics/summary': (s, st) => s.api.request('GET', `/v1/analytics/summary?from=2020-01-01T00:00:00Z&to=${new Date(Date.now() + 60_000).toISOString()}`, { key: st.keys.secretTest }),
   'GET /v1/webhooks/endpoints': (s, st) => s.api.request('GET', '/v1/webhooks/endpoints', { key: st.keys.secretTest }),
   'GET /v1/webhooks/endpoints/{id}': (s, st) => s.api.request('GET', `/v1/webhooks/endpoints/${st.endpointId}`, { key: st.keys.secretTest }),

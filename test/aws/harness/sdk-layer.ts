@@ -26,9 +26,15 @@ export interface SdkLayer {
 export function sdkLayer(variant: SdkVariant): SdkLayer {
   const home = variant === 'lockfile' ? PROJECT_ROOT : ensureOldSdk();
   const scopeDir = join(home, 'node_modules', '@aws-sdk');
+  // A client's User-Agent carries the version written into its build, which can lag its package.json (client-kms
+  // 3.1162.0 says 3.1161.0): both count.
   const versions = new Set(
-    readdirSync(scopeDir)
-      .map((name) => (JSON.parse(readFileSync(join(scopeDir, name, 'package.json'), 'utf8')) as { version: string }).version),
+    readdirSync(scopeDir).flatMap((name) => {
+      const own = (JSON.parse(readFileSync(join(scopeDir, name, 'package.json'), 'utf8')) as { version: string }).version;
+      const built = join(scopeDir, name, 'dist-cjs', 'index.js');
+      const embedded = existsSync(built) ? /var version = "(\d+\.\d+\.\d+)"/.exec(readFileSync(built, 'utf8'))?.[1] : undefined;
+      return embedded ? [own, embedded] : [own];
+    }),
   );
   return { variant, scopeDir, versions };
 }
