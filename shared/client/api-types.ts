@@ -18,6 +18,7 @@ import type {
   CreateWebhookEndpointBodySchema,
   DeletedWebhookEndpointSchema,
   ListWebhookDeliveriesQuerySchema,
+  ListWebhookEndpointsQuerySchema,
   TestWebhookEndpointQuerySchema,
   UpdateWebhookEndpointBodySchema,
   WebhookDeliveryListSchema,
@@ -57,6 +58,7 @@ export type DeletedWebhookEndpoint = z.output<typeof DeletedWebhookEndpointSchem
 export type TestWebhookEndpointParams = z.input<typeof TestWebhookEndpointQuerySchema>;
 export type WebhookTestResult = z.output<typeof WebhookTestResultSchema>;
 export type ListWebhookDeliveriesParams = QueryOf<typeof ListWebhookDeliveriesQuerySchema>;
+export type ListWebhookEndpointsParams = QueryOf<typeof ListWebhookEndpointsQuerySchema>;
 export type WebhookDelivery = z.output<typeof WebhookDeliverySchema>;
 export type WebhookDeliveryList = z.output<typeof WebhookDeliveryListSchema>;
 

@@ -77,7 +77,7 @@ export function createSvcClient({ baseUrl, secretKey, fetch = globalThis.fetch }
     },
     webhookEndpoints: {
       create: (params: Api.CreateWebhookEndpointParams) => call<Api.CreatedWebhookEndpoint>('createWebhookEndpoint', { body: params }),
-      list: () => call<Api.WebhookEndpointList>('listWebhookEndpoints'),
+      list: (params: Api.ListWebhookEndpointsParams = {}) => call<Api.WebhookEndpointList>('listWebhookEndpoints', { query: params }),
       get: (id: string) => call<Api.WebhookEndpoint>('getWebhookEndpoint', { params: { id } }),
       update: (id: string, params: Api.UpdateWebhookEndpointParams) => call<Api.WebhookEndpoint>('updateWebhookEndpoint', { params: { id }, body: params }),
       delete: (id: string) => call<Api.DeletedWebhookEndpoint>('deleteWebhookEndpoint', { params: { id } }),

@@ -83,9 +83,10 @@ describe('the typed client against the sandbox', () => {
   it('throws SvcApiError with the code, field and Retry-After', async () => {
     const missing = await svc.sessions.get('cs_missing').catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(SvcApiError);
-    expect(missing).toMatchObject({ status: 404, code: 'resource_missing', field: 'reference', retryAfterSeconds: null });
-    const invalid = await svc.sessions.create({ amountMinor: 0, currency: 'VES' }).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ status: 404, code: 'resource_missing', field: 'reference', retryAfterSeconds: null, requestId: expect.stringMatching(/^req_/), docUrl: 'README.md#error-resource_missing', errors: [] });
+    const invalid = await svc.sessions.create({ amountMinor: 0, currency: 'XYZ' as 'VES' }).catch((e: unknown) => e);
     expect(invalid).toMatchObject({ status: 400, code: 'parameter_invalid', field: 'amountMinor' });
+    expect((invalid as SvcApiError).errors.map((e) => e.param)).toEqual(['amountMinor', 'currency']);
     const { keys } = await sandbox.newMerchant({ changes: { rateLimits: { reads: { perMinute: 1, perDay: 10 } } } });
     const limited = createSvcClient({ baseUrl: sandbox.url, secretKey: keys.secretTest });
     await limited.sessions.list();

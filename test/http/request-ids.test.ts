@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lambdaContext } from '../../infra/sandbox/api-gateway-event.ts';
-import { formatRequestLine, RequestLog } from '../../infra/sandbox/request-log.ts';
+import { formatRequestLine, RequestLog, type RequestLogEntry } from '../../infra/sandbox/request-log.ts';
+import { startSandboxServer } from '../../infra/sandbox/server.ts';
 import type { MerchantKeys } from '../../shared/admin/merchant-admin.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { createLogger } from '../../shared/observability/logger.ts';
@@ -89,6 +90,19 @@ describe('request ids', () => {
     expect(created).toMatchObject({ method: 'POST', code: null });
     expect(formatRequestLine(ours!)).toBe(`POST /v1/sessions/${session.reference}/expire 401 ${ours!.requestId} invalid_api_key ${ours!.durationMs} ms`);
     expect(formatRequestLine(created!)).toBe(`POST /v1/sessions 201 ${created!.requestId} ${created!.durationMs} ms`);
+  });
+
+  it('hands every API request to the onRequest hook once answered (npm start prints each as one line)', async () => {
+    const seen: RequestLogEntry[] = [];
+    const server = await startSandboxServer({ deps: sandbox.deps, clock: sandbox.clock, onRequest: (entry) => seen.push(entry) });
+    try {
+      const res = await fetch(`${server.url}/v1/sessions/cs_missing`, { headers: { authorization: `Bearer ${keys.secretTest}` } });
+      expect(res.status).toBe(404);
+      expect(seen).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/sessions/cs_missing', status: 404, code: 'resource_missing', merchantId, requestId: res.headers.get('request-id') })]);
+      expect(formatRequestLine(seen[0]!)).toMatch(/^GET \/v1\/sessions\/cs_missing 404 req_[0-9a-f-]{36} resource_missing \d+ ms$/);
+    } finally {
+      await server.close();
+    }
   });
 
   it('keeps at most the last 200 requests, newest first', () => {
