@@ -45,30 +45,44 @@ export async function chargeStatus(endpoint: ChargesEndpoint, reference: ChargeR
   return toOutcome(reply);
 }
 
+type NotFound = { kind: 'not_found' };
+type Unknown = { kind: 'unknown'; detail: string };
+
 /**
- * A POST that may have moved money: never repeated. A timeout leaves the outcome unknown (pending, reconciled
- * later by chargeStatus); a 5xx or a refused connection is settled by asking the bank whether it has the charge.
+ * A POST that may have moved money (a charge, an authorisation, a refund): never repeated. A timeout leaves the
+ * outcome unknown (pending, reconciled later by a status read); a 5xx or a refused connection is settled by asking
+ * the bank for its record at once. `unknownTarget`: the POST answered 404; `noRecord`: it failed and left no record.
  */
-async function postCharge(endpoint: ChargesEndpoint, reference: ChargeReference, path: string, body: unknown, account: BankAccount): Promise<GatewayOutcome> {
+async function sendOnce<O extends { kind: string }>(
+  post: () => Promise<BankReply>,
+  { read, status, unknownTarget, noRecord }: { read(reply: BankReply): O | NotFound; status(): Promise<O | NotFound>; unknownTarget: O; noRecord: O },
+): Promise<O | Unknown> {
   try {
-    const reply = await bankRequest({ method: 'POST', url: `${endpoint.base(reference)}${path}`, body, credentials: account.credentials, timeoutMs: endpoint.timeoutMs });
+    const reply = await post();
     if (reply.status < 500) {
-      const outcome = toOutcome(reply);
-      return outcome.kind === 'not_found' ? { kind: 'failed', code: PROCESSOR_CODES.PROCESSOR_ERROR, detail: 'The bank does not know this charge.' } : outcome;
+      const outcome = read(reply);
+      return outcome.kind === 'not_found' ? unknownTarget : (outcome as O);
     }
   } catch (error) {
     if (error instanceof GatewayTimeoutError) return { kind: 'unknown', detail: error.message };
     if (!(error instanceof GatewayUnavailableError)) throw error;
   }
   try {
-    const status = await chargeStatus(endpoint, reference, account);
-    if (status.kind !== 'not_found') return status;
-    return { kind: 'failed', code: PROCESSOR_CODES.PROCESSOR_ERROR, detail: 'The bank failed to process the charge and has no record of it.' };
+    const record = await status();
+    return record.kind === 'not_found' ? noRecord : (record as O);
   } catch (error) {
     if (!(error instanceof GatewayUnavailableError)) throw error;
-    return { kind: 'unknown', detail: `The bank failed and its status could not be read: ${error.message}` };
+    return { kind: 'unknown', detail: `The bank failed and its record could not be read: ${error.message}` };
   }
 }
+
+const postCharge = (endpoint: ChargesEndpoint, reference: ChargeReference, path: string, body: unknown, account: BankAccount): Promise<GatewayOutcome> =>
+  sendOnce<GatewayOutcome>(() => bankRequest({ method: 'POST', url: `${endpoint.base(reference)}${path}`, body, credentials: account.credentials, timeoutMs: endpoint.timeoutMs }), {
+    read: toOutcome,
+    status: () => chargeStatus(endpoint, reference, account),
+    unknownTarget: { kind: 'failed', code: PROCESSOR_CODES.PROCESSOR_ERROR, detail: 'The bank does not know this charge.' },
+    noRecord: { kind: 'failed', code: PROCESSOR_CODES.PROCESSOR_ERROR, detail: 'The bank failed to process the charge and has no record of it.' },
+  });
 
 export function postCardCharge(endpoint: ChargesEndpoint, request: ChargeRequest, account: BankAccount): Promise<GatewayOutcome> {
   const { payment } = request;
@@ -142,36 +156,24 @@ export async function refundStatus(endpoint: ChargesEndpoint, request: RefundReq
   return outcome.kind === 'not_voidable' ? { kind: 'failed', code: PROCESSOR_CODES.PROCESSOR_ERROR, detail: 'Unexpected bank answer to a refund status read.' } : outcome;
 }
 
-/**
- * A refund or void moves money: never repeated. A timeout leaves it unknown (reconciled later by refundStatus); a
- * 5xx or a refused connection is settled by asking the bank for its record, as a charge is.
- */
-export async function postRefund(endpoint: ChargesEndpoint, request: RefundRequest, account: BankAccount, action: 'refunds' | 'void'): Promise<RefundOutcome | { kind: 'not_voidable' }> {
-  try {
-    const reply = await bankRequest({
-      method: 'POST',
-      url: `${chargeUrl(endpoint, request)}/${action}`,
-      body: { reference: request.refundReference, amountMinor: request.amountMinor, currency: request.currency },
-      credentials: account.credentials,
-      timeoutMs: endpoint.timeoutMs,
-    });
-    if (reply.status < 500) {
-      const outcome = toRefundOutcome(reply);
-      return outcome.kind === 'not_found' ? { kind: 'failed', code: PROCESSOR_CODES.PROCESSOR_ERROR, detail: 'The bank does not know the charge to refund.' } : outcome;
-    }
-  } catch (error) {
-    if (error instanceof GatewayTimeoutError) return { kind: 'unknown', detail: error.message };
-    if (!(error instanceof GatewayUnavailableError)) throw error;
-  }
-  try {
-    const status = await refundStatus(endpoint, request, account);
-    if (status.kind !== 'not_found') return status;
-    return { kind: 'failed', code: SERVICE_CODES.PROCESSOR_UNAVAILABLE, detail: 'The bank failed to process the refund and has no record of it.' };
-  } catch (error) {
-    if (!(error instanceof GatewayUnavailableError)) throw error;
-    return { kind: 'unknown', detail: `The bank failed and its refund status could not be read: ${error.message}` };
-  }
-}
+/** A refund or void, sent once like a charge (sendOnce); a refund the bank never recorded never arrived. */
+const postRefund = (endpoint: ChargesEndpoint, request: RefundRequest, account: BankAccount, action: 'refunds' | 'void'): Promise<RefundOutcome | { kind: 'not_voidable' }> =>
+  sendOnce<RefundOutcome | { kind: 'not_voidable' }>(
+    () =>
+      bankRequest({
+        method: 'POST',
+        url: `${chargeUrl(endpoint, request)}/${action}`,
+        body: { reference: request.refundReference, amountMinor: request.amountMinor, currency: request.currency },
+        credentials: account.credentials,
+        timeoutMs: endpoint.timeoutMs,
+      }),
+    {
+      read: toRefundOutcome,
+      status: () => refundStatus(endpoint, request, account),
+      unknownTarget: { kind: 'failed', code: PROCESSOR_CODES.PROCESSOR_ERROR, detail: 'The bank does not know the charge to refund.' },
+      noRecord: { kind: 'failed', code: SERVICE_CODES.PROCESSOR_UNAVAILABLE, detail: 'The bank failed to process the refund and has no record of it.' },
+    },
+  );
 
 /** The refund operations of an adapter whose charges live under `endpoint`; voids only where the bank offers them. */
 export function refundOperations(endpoint: ChargesEndpoint, { voids }: { voids: boolean }): Pick<PaymentGateway, 'refund' | 'voidCharge' | 'refundStatus'> {

@@ -5,6 +5,7 @@ import { RefundListSchema, RefundSchema } from '../../shared/schemas/refund-sche
 import { TransactionDetailSchema } from '../../shared/schemas/transaction-schemas.ts';
 import { card, checkoutCharge, openSession, TEST_CARDS } from '../support/checkout.ts';
 import { sandboxWithReceiver } from '../support/sandbox-with-receiver.ts';
+import { otpMerchant, payWithOtp, serverCharge, storedCard } from '../support/stored-card-charges.ts';
 import { delivered, endpointAt, paidTransaction, refund, REFUND_CARDS } from './support.ts';
 
 /** Deadline of one bank call: long enough for a busy machine, far shorter than the timeout card's held answer. */
@@ -317,5 +318,83 @@ describe('GET /v1/analytics/summary with refunds', () => {
       refundedAmountMinor: 1300,
       approvalRate: 1,
     });
+  });
+});
+
+describe('refunds at the other gateways and a bank that fails', () => {
+  const env = sandboxWithReceiver({ gatewayTimeoutMs: GATEWAY_TIMEOUT_MS });
+
+  /** A live USD payment at the card processor: the checkout opens the pending payment, the card is charged against it. */
+  async function usdPayment(key: string, amountMinor: number) {
+    const session = await openSession(env.sandbox, key, { amountMinor, currency: 'USD' });
+    await env.sandbox.request('GET', `/v1/checkout/sessions/${session.reference}`);
+    const paid = await checkoutCharge(env.sandbox, session.reference, { document: null });
+    expect(paid.body.transaction.status).toBe('approved');
+    return paid.body.transaction.reference as string;
+  }
+
+  it('voids a whole USD refund on the day of the charge at the processor, and refunds a partial one or a later day', async () => {
+    const { sandbox } = env;
+    const { merchant, keys } = await sandbox.newMerchant();
+    await loadBankCredentials(sandbox.deps, merchant.id, 'card_processor', JSON.stringify({ apiKey: 'processor-key' }));
+    const endpoint = await endpointAt(env, keys.secretLive, ['charge.refunded']);
+    const sameDay = await usdPayment(keys.secretLive, 2500);
+    const partial = await usdPayment(keys.secretLive, 2500);
+    const later = await usdPayment(keys.secretLive, 2500);
+
+    const voided = await refund(sandbox, keys.secretLive, sameDay);
+    const part = await refund(sandbox, keys.secretLive, partial, { amountMinor: 1000 });
+    sandbox.advance(86_400);
+    const refunded = await refund(sandbox, keys.secretLive, later);
+
+    expect(voided.body).toMatchObject({ status: 'succeeded', method: 'void', amountMinor: 2500, currency: 'USD', test: false, processorReference: expect.stringMatching(/^VOID/) });
+    expect(part.body).toMatchObject({ status: 'succeeded', method: 'refund', amountMinor: 1000, processorReference: expect.stringMatching(/^RFD/) });
+    expect(refunded.body).toMatchObject({ status: 'succeeded', method: 'refund', amountMinor: 2500 });
+    expect(sandbox.bank.calls({ reference: voided.body.reference })).toEqual([{ gateway: 'card_processor', environment: 'live', operation: 'void', reference: voided.body.reference }]);
+    expect(sandbox.bank.calls({ reference: refunded.body.reference }).map((c) => c.operation)).toEqual(['refund']);
+    const detail = await sandbox.request('GET', `/v1/transactions/${sameDay}`, { key: keys.secretLive });
+    expect(detail.body).toMatchObject({ status: 'refunded', amountRefundedMinor: 2500 });
+
+    const events = await delivered(env, endpoint);
+    expect(events.map((e) => [e.data.transactionReference, e.data.method, e.data.amountRefundedMinor])).toEqual([
+      [sameDay, 'void', 2500],
+      [partial, 'refund', 1000],
+      [later, 'refund', 2500],
+    ]);
+  });
+
+  it('settles a refund the bank answered with a 5xx from its record at once: no record, so failed processor_unavailable and the amount given back', async () => {
+    const { sandbox } = env;
+    const { keys } = await sandbox.newMerchant();
+    const { transaction } = await paidTransaction(sandbox, keys.secretTest);
+    sandbox.bank.setFaults({ failNextRefunds: 1 });
+
+    const failed = await refund(sandbox, keys.secretTest, transaction.reference, { amountMinor: 400 }).finally(() => sandbox.bank.setFaults({ failNextRefunds: 0 }));
+    const retried = await refund(sandbox, keys.secretTest, transaction.reference);
+
+    expect(failed.status).toBe(200);
+    expect(failed.body).toMatchObject({ status: 'failed', errorCode: 'processor_unavailable', declineReason: expect.stringMatching(/banco/) });
+    expect(sandbox.bank.calls({ reference: failed.body.reference }).map((c) => c.operation)).toEqual(['refund', 'refund_status']);
+    expect(retried.body).toMatchObject({ status: 'succeeded', amountMinor: 1000 });
+  });
+
+  it('refunds a server-to-server charge of a stored card, naming the card in charge.refunded', async () => {
+    const { sandbox } = env;
+    const { keys } = await otpMerchant(sandbox);
+    const endpoint = await endpointAt(env, keys.secretLive, ['charge.refunded']);
+    await payWithOtp(sandbox, keys.secretLive, 'cust_refund');
+    const stored = await storedCard(sandbox, keys.secretLive, 'cust_refund');
+    const charged = await serverCharge(sandbox, keys.secretLive, { svcToken: stored.svcToken, metadata: { orderId: 'o_7' } });
+    expect(charged.body.status).toBe('approved');
+
+    const refunded = await refund(sandbox, keys.secretLive, charged.body.reference, { amountMinor: 500, reason: 'fraudulent' });
+
+    expect(refunded.body).toMatchObject({ status: 'succeeded', amountMinor: 500, reason: 'fraudulent' });
+    expect(sandbox.bank.calls({ reference: refunded.body.reference })).toEqual([{ gateway: 'bank_otp', environment: 'live', operation: 'refund', reference: refunded.body.reference }]);
+    const events = await delivered(env, endpoint);
+    expect(events.map((e) => e.data)).toEqual([
+      expect.objectContaining({ transactionReference: charged.body.reference, svcToken: stored.svcToken, amountRefundedMinor: 500, transactionStatus: 'approved', metadata: { orderId: 'o_7' } }),
+    ]);
+    expect(events[0]!.data).not.toHaveProperty('sessionReference');
   });
 });

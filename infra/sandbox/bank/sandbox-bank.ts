@@ -38,6 +38,8 @@ export interface BankFaults {
   cancelFails: boolean;
   /** The next N charge requests answer 503 before doing anything. */
   failNextCharges: number;
+  /** The next N refund (or void) requests answer 503 before doing anything. */
+  failNextRefunds: number;
 }
 
 export interface SandboxBank {
@@ -92,7 +94,7 @@ export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: 
   const refunds = new Map<string, RefundRecord>();
   const payments = new Map<string, { status: 'pending' | 'charged' | 'cancelled'; amountMinor: number; currency: string }>();
   const calls: BankCall[] = [];
-  const faults: BankFaults = { cancelFails: false, failNextCharges: 0 };
+  const faults: BankFaults = { cancelFails: false, failNextCharges: 0, failNextRefunds: 0 };
   const held = new Set<ServerResponse>();
   /** The OTP bank's verified cards, by hash of the number: a confirmed OTP verifies the card for charges without the customer. */
   const verified = new Set<string>();
@@ -270,6 +272,10 @@ export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: 
     const refundAction = action === 'refunds' && refundReference === undefined ? 'refunds' : action === 'void' && gateway === 'card_processor' ? 'void' : null;
     if (reference !== undefined && refundAction && req.method === 'POST') {
       calls.push({ gateway, environment, operation: refundAction === 'void' ? 'void' : 'refund', reference: String(body.reference ?? '') });
+      if (faults.failNextRefunds > 0) {
+        faults.failNextRefunds--;
+        return { status: 503, body: { result: 'error', message: 'Service unavailable' } };
+      }
       const { reply, hold } = refund(keyOf(reference), refundAction, body);
       if (hold) await holdAnswer(res);
       return reply;
