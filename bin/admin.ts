@@ -9,12 +9,12 @@ import { ApiError } from '../shared/errors.ts';
 import { loadBankCredentials } from '../shared/admin/bank-credentials.ts';
 import { listKeys, revokeKey, rotateKey } from '../shared/admin/key-admin.ts';
 import { createMerchant, KEY_PREFIX, requireMerchant, type AdminStores } from '../shared/admin/merchant-admin.ts';
-import { describeMerchant, provisionMerchant, setBranding, setRateLimit, setTestMode } from '../shared/admin/merchant-settings.ts';
+import { describeMerchant, provisionMerchant, setBranding, setGateway, setRateLimit, setTestMode } from '../shared/admin/merchant-settings.ts';
 import { requireEnv } from '../shared/config.ts';
 import { createSecretBox } from '../shared/crypto/create-crypto.ts';
 import { CryptoError } from '../shared/crypto/errors.ts';
 import type { SecretBox } from '../shared/crypto/secret-box.ts';
-import { GATEWAY_IDS, GATEWAYS, OPERATION_CLASSES, type GatewayId } from '../shared/domain/merchant.ts';
+import { CURRENCIES, GATEWAY_IDS, GATEWAYS, OPERATION_CLASSES, type GatewayId } from '../shared/domain/merchant.ts';
 import { logoPath, publicBusinessName, type BrandingInput } from '../shared/domain/merchant-branding.ts';
 import type { Mode } from '../shared/domain/session-state.ts';
 import { createApiKeyStore, type ApiKeyRecord, type KeyKind } from '../shared/store/api-key-store.ts';
@@ -42,6 +42,7 @@ Commands:
   merchant show --merchant <id>
   merchant provision --merchant <id>
   merchant branding --merchant <id> [--business-name <name>] [--logo <file.png|jpg|webp> | --no-logo]
+  merchant gateway --merchant <id> --currency ${CURRENCIES.join('|')} --gateway ${GATEWAY_IDS.join('|')}
   keys rotate --merchant <id> --kind ${KINDS.join('|')} --mode ${MODES.join('|')}
   keys revoke --merchant <id> (--key <key> | --hash <sha256>)
   keys list --merchant <id>
@@ -138,6 +139,19 @@ const commands: Record<string, Command> = {
     async run(values, { stores }) {
       const merchant = await provisionMerchant(stores, text(values, 'merchant'));
       return { json: { merchantId: merchant.id, provisioned: merchant.provisioned }, text: `Merchant ${merchant.id} is provisioned. ${CACHE_NOTE}` };
+    },
+  },
+  'merchant gateway': {
+    synopsis: `merchant gateway --merchant <id> --currency ${CURRENCIES.join('|')} --gateway ${GATEWAY_IDS.join('|')}`,
+    options: { ...merchantOption, currency: { type: 'string' }, gateway: { type: 'string' } },
+    async run(values, { stores }) {
+      const [merchantId, currency, gateway] = [text(values, 'merchant'), oneOf(values, 'currency', CURRENCIES), oneOf(values, 'gateway', GATEWAY_IDS)];
+      const merchant = await setGateway(stores, merchantId, currency, gateway);
+      const credentials = merchant.credentialsLoaded[gateway] ? '' : ` Live charges need its credentials: credentials load --merchant ${merchantId} --gateway ${gateway} --file <credentials.json>.`;
+      return {
+        json: { merchantId, currency, gateway, credentialsLoaded: Boolean(merchant.credentialsLoaded[gateway]) },
+        text: `New ${currency} sessions of ${merchantId} use ${gateway}; open sessions and stored cards keep their own gateway.${credentials} ${CACHE_NOTE}`,
+      };
     },
   },
   'merchant branding': {

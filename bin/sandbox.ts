@@ -47,7 +47,7 @@ svc sandbox is running.
 
   API:       ${api}/v1
   Checkout:  ${api}/checkout?session=<reference>
-  OpenAPI:   ${api}/v1/openapi.json
+  OpenAPI:   ${api}/v1/openapi.json   (reference: ${api}/docs)
   Activity:  ${api}/__sandbox/?merchant=${seeded.merchantId}   (recent sessions, transactions, webhooks)
   DynamoDB:  ${dynamo.endpoint} (table ${env.tableName}, data in ${env.dataDir}/)
 

@@ -2,8 +2,10 @@
  * An example merchant server: it creates a payment session for an order, sends the buyer to the checkout, and ships
  * the order when the signed charge.approved webhook arrives. It uses only the SDK (shared/client/index.ts).
  */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
 import { parseWebhookEvent, SvcApiError, WebhookSignatureError, type SvcClient } from '../../shared/client/index.ts';
 import { OrderBook } from './orders.ts';
 
@@ -93,7 +95,41 @@ export async function startMerchantServer({ svc, webhookSecret, returnUrl, port 
  * Registers this server's /webhooks with the API and returns the signing secret, which the API shows only now.
  * In production you register once (dashboard or API) and keep the secret in your secret store.
  */
-export async function registerWebhookEndpoint(svc: SvcClient, serverUrl: string): Promise<string> {
-  const endpoint = await svc.webhookEndpoints.create({ url: `${serverUrl}/webhooks`, enabledEvents: ['charge.approved', 'charge.declined', 'session.expired'], description: 'example merchant server' });
+/** What the shop keeps of its endpoint between runs: the secret is shown only when the endpoint is created. */
+interface SavedEndpoint {
+  id: string;
+  url: string;
+  secret: string;
+}
+
+/**
+ * The shop's webhook endpoint and its signing secret. With `stateFile`, an endpoint saved there by an earlier run is
+ * reused while it still exists with the same URL (the API shows a secret only once, so the file keeps it, mode 0600);
+ * otherwise a new one is registered and saved, so restarting the shop never piles up endpoints (16 per mode at most).
+ */
+export async function registerWebhookEndpoint(svc: SvcClient, serverUrl: string, { stateFile }: { stateFile?: string } = {}): Promise<string> {
+  const url = `${serverUrl}/webhooks`;
+  const saved = stateFile ? readSaved(stateFile) : null;
+  if (saved?.url === url) {
+    try {
+      const current = await svc.webhookEndpoints.get(saved.id);
+      if (current.url === url && current.status === 'enabled') return saved.secret;
+    } catch (error) {
+      if (!(error instanceof SvcApiError && error.status === 404)) throw error;
+    }
+  }
+  const endpoint = await svc.webhookEndpoints.create({ url, enabledEvents: ['charge.approved', 'charge.declined', 'session.expired'], description: 'example merchant server' });
+  if (stateFile) {
+    mkdirSync(dirname(stateFile), { recursive: true });
+    writeFileSync(stateFile, JSON.stringify({ id: endpoint.id, url, secret: endpoint.secret } satisfies SavedEndpoint), { mode: 0o600 });
+  }
   return endpoint.secret;
+}
+
+function readSaved(stateFile: string): SavedEndpoint | null {
+  try {
+    return JSON.parse(readFileSync(stateFile, 'utf8')) as SavedEndpoint;
+  } catch {
+    return null;
+  }
 }

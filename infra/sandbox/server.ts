@@ -12,6 +12,8 @@ import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 import { buildCheckout } from '../../checkout/build.ts';
 import { serveCheckout } from '../../checkout/serve-checkout.ts';
 import { serveApiReference } from './api-reference.ts';
+import { demandReverification, REVERIFICATION_PATH } from './bank-controls.ts';
+import type { SandboxBank } from './bank/sandbox-bank.ts';
 import { buildDashboard } from '../../dashboard/build.ts';
 import { serveDashboard } from '../../dashboard/serve-dashboard.ts';
 import { RESEND_PATH, resendFromPage, sandboxPage } from './sandbox-page.ts';
@@ -111,6 +113,7 @@ export async function startSandboxServer({
   port = 0,
   host = '127.0.0.1',
   onRequest,
+  bank,
 }: {
   deps: Deps;
   clock: OffsetClock;
@@ -118,6 +121,8 @@ export async function startSandboxServer({
   host?: string;
   /** Called with every API request once answered (npm start prints it). */
   onRequest?: (entry: RequestLogEntry) => void;
+  /** The simulated OTP bank, for its sandbox-only control (bank-controls.ts). */
+  bank?: Pick<SandboxBank, 'demandReverification'>;
 }): Promise<SandboxServer> {
   const compiled = await loadRoutes(deps);
   const requests = new RequestLog();
@@ -158,6 +163,7 @@ export async function startSandboxServer({
     if (url.pathname === '/__sandbox/clock' && req.method === 'POST') {
       return send(res, advanceClock(clock, body));
     }
+    if (bank && url.pathname === REVERIFICATION_PATH && req.method === 'POST') return send(res, demandReverification(bank, body));
     if (url.pathname === '/__sandbox/' && req.method === 'GET') return send(res, await sandboxPage(deps, url.searchParams, clock.now(), requests.recent()));
     const resend = req.method === 'POST' ? RESEND_PATH.exec(url.pathname) : null;
     if (resend) return send(res, await resendFromPage(deps, resend[1]!, body, req.headers['sec-fetch-site'] as string | undefined));

@@ -2,7 +2,7 @@
  * Platform-team changes to a merchant's configuration. The API caches a merchant for the key cache TTL (30 s by
  * default), so a change reaches running functions within that time.
  */
-import { GATEWAYS, OPERATION_CLASSES, type GatewayId, type Merchant, type OperationClass, type RateLimit } from '../domain/merchant.ts';
+import { GATEWAYS, OPERATION_CLASSES, type Currency, type GatewayId, type Merchant, type OperationClass, type RateLimit } from '../domain/merchant.ts';
 import { BrandingError, type BrandingInput } from '../domain/merchant-branding.ts';
 import { ConditionFailedError } from '../store/conditions.ts';
 import { limitFor } from '../domain/rate-limits.ts';
@@ -49,6 +49,23 @@ export async function setTestMode(stores: AdminStores, merchantId: string, gatew
     throw new AdminError(`The ${gateway} gateway has no test environment, so test mode cannot be switched on for it.`);
   }
   return onExistingMerchant(merchantId, () => stores.merchants.setMapEntry(merchantId, 'testMode', gateway, on));
+}
+
+/**
+ * Puts a currency of the merchant on another gateway (of that currency). The rule: a session keeps the gateway it
+ * was opened on and a stored card the gateway that stored it, so open sessions finish where they started and stored
+ * cards stay chargeable there (their credentials stay loaded); only sessions opened after the change use the new one.
+ * Live charges on the new gateway need its credentials (`credentials load`); it has test charges only if
+ * GATEWAYS says so (bank_direct).
+ *
+ * @example
+ * await setGateway(stores, 'mer_123', 'VES', 'bank_otp'); // stored cards can now be charged server to server
+ */
+export async function setGateway(stores: AdminStores, merchantId: string, currency: Currency, gateway: GatewayId): Promise<Merchant> {
+  if (GATEWAYS[gateway].currency !== currency) {
+    throw new AdminError(`The ${gateway} gateway processes ${GATEWAYS[gateway].currency}, not ${currency}.`);
+  }
+  return onExistingMerchant(merchantId, () => stores.merchants.setMapEntry(merchantId, 'gateways', currency, gateway));
 }
 
 /**

@@ -19,7 +19,7 @@ export interface MerchantStore {
    * @example
    * await merchants.setMapEntry('mer_123', 'rateLimits', 'charge', { perMinute: 60, perDay: 5000 });
    */
-  setMapEntry<M extends 'rateLimits' | 'testMode'>(merchantId: string, map: M, entry: keyof Merchant[M] & string, value: Merchant[M][keyof Merchant[M]]): Promise<Merchant>;
+  setMapEntry<M extends 'rateLimits' | 'testMode' | 'gateways'>(merchantId: string, map: M, entry: keyof Merchant[M] & string, value: Merchant[M][keyof Merchant[M]]): Promise<Merchant>;
   /** Stores a gateway's bank credentials, already encrypted, and marks them loaded. */
   saveCredentials(merchantId: string, gateway: string, ciphertext: string): Promise<void>;
   getCredentials(merchantId: string, gateway: string): Promise<string | null>;

@@ -93,6 +93,17 @@ describe('admin CLI', () => {
     expect((await sandbox.deps.merchants.get(merchant.id))!.testMode.bank_otp).toBeUndefined();
   });
 
+  it('merchant gateway puts a currency on another gateway of that currency, and refuses one of another', async () => {
+    const { merchant } = await sandbox.newMerchant();
+    const moved = await admin('merchant', 'gateway', '--merchant', merchant.id, '--currency', 'VES', '--gateway', 'bank_otp', '--json');
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(JSON.parse(moved.stdout)).toEqual({ merchantId: merchant.id, currency: 'VES', gateway: 'bank_otp', credentialsLoaded: false });
+    const refused = await admin('merchant', 'gateway', '--merchant', merchant.id, '--currency', 'USD', '--gateway', 'bank_direct');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe('Error: The bank_direct gateway processes VES, not USD.\n');
+    expect((await sandbox.deps.merchants.get(merchant.id))!.gateways).toEqual({ VES: 'bank_otp', USD: 'card_processor' });
+  });
+
   it('merchant branding sets the business name and a logo the checkout then shows, and --no-logo removes it', async () => {
     const { merchant, keys } = await sandbox.newMerchant();
     const logo = join(sandboxDir, 'logo.png');

@@ -1,4 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../infra/sandbox/free-port.ts';
 import { createSvcClient, type SvcClient } from '../../shared/client/index.ts';
 import { signatureHeader } from '../../shared/webhooks/signature.ts';
 import { registerWebhookEndpoint, startMerchantServer, type MerchantServer } from '../../examples/merchant-server/merchant-server.ts';
@@ -73,4 +78,31 @@ describe('example merchant server', () => {
     expect(await res.json()).toEqual({ error: 'signature_mismatch' });
     expect(await order('44')).toMatchObject({ fulfilments: 0 });
   });
+
+  it('reuses its saved endpoint on a restart, and registers anew only when that endpoint is gone', async () => {
+    const { keys } = await sandbox.newMerchant();
+    const own = createSvcClient({ baseUrl: sandbox.url, secretKey: keys.secretTest });
+    const stateFile = join(mkdtempSync(join(tmpdir(), 'example-shop-')), 'endpoint.json');
+    const first = await registerWebhookEndpoint(own, shop.url, { stateFile });
+    expect(await registerWebhookEndpoint(own, shop.url, { stateFile })).toBe(first);
+    expect((await own.webhookEndpoints.list()).data).toHaveLength(1);
+    expect(statSync(stateFile).mode & 0o777).toBe(0o600);
+
+    await own.webhookEndpoints.delete((await own.webhookEndpoints.list()).data[0]!.id);
+    const second = await registerWebhookEndpoint(own, shop.url, { stateFile });
+    expect(second).not.toBe(first);
+    expect((await own.webhookEndpoints.list()).data).toHaveLength(1);
+  });
+
+  it('says plainly when the sandbox is not where SVC_URL (or PORT) says, with no stack trace', async () => {
+    const closedPort = await freePort();
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'examples/merchant-server/main.ts'], {
+      env: { ...process.env, SVC_SECRET_KEY: 'sk_test_unused', PORT: String(closedPort), SHOP_PORT: '0', SANDBOX_DIR: mkdtempSync(join(tmpdir(), 'example-shop-')) },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`nothing answers at http://localhost:${closedPort}: start the sandbox with npm start, or set SVC_URL (or PORT)`);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  }, 90_000);
 });
