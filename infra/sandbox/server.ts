@@ -21,6 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { requestState } from '../../shared/http/request-state.ts';
 import { DEFAULT_DOCS_BASE_URL, errorCodeOf, requestIdFor, withRequestId } from '../../shared/http/request-id.ts';
 import { isApiAnswer, RequestLog, type RequestLogEntry } from './request-log.ts';
+import { answerParserErrors, MAX_HEADER_BYTES, readBodyWithin, tooLargeBody, uriTooLong } from './transport-errors.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** API Gateway itself refuses bodies over 10 MB; the sandbox stops reading far earlier. */
@@ -78,21 +79,6 @@ function send(res: ServerResponse, answer: APIGatewayProxyResult): void {
   res.writeHead(result.statusCode, result.headers as Record<string, string>);
   // A binary answer (a logo) comes base64-encoded, as API Gateway's Lambda proxy takes it and decodes it.
   res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
-}
-
-const NO_BODY = Buffer.alloc(0);
-
-async function readBody(req: IncomingMessage): Promise<Buffer | null> {
-  // Without either header HTTP/1.1 has no body (RFC 9112, 6.3): no stream to wait for on every GET.
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return NO_BODY;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_READ_BYTES) return null;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 }
 
 export interface SandboxServer {
@@ -157,8 +143,10 @@ export async function startSandboxServer({
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
     // The checkout's countdown reads the server's time from Date: in the sandbox, that is the sandbox clock.
     res.setHeader('Date', new Date(clock.now()).toUTCString());
-    const body = await readBody(req);
-    if (body === null) return send(res, jsonResponse(413, errorBody(413, 'payload_too_large', 'The request body is too large.')));
+    const body = await readBodyWithin(req, MAX_READ_BYTES);
+    if (body === null) return send(res, tooLargeBody());
+    const longUrl = uriTooLong(req);
+    if (longUrl) return send(res, longUrl);
 
     if (url.pathname === '/__sandbox/clock' && req.method === 'POST') {
       return send(res, advanceClock(clock, body));
@@ -191,13 +179,15 @@ export async function startSandboxServer({
     send(res, result);
   };
 
-  const server = createServer((req, res) => {
+  // Requests Node's parser refuses get the JSON error shape too (transport-errors.ts).
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     exchanges.set(res, exchangeOf(req));
     handle(req, res).catch((error: unknown) => {
       deps.logger.error('Sandbox request failed', { error: error as Error });
       if (!res.headersSent) send(res, jsonResponse(500, errorBody(500, 'internal_error', 'An unexpected error occurred.')));
     });
   });
+  answerParserErrors(server, docsBaseUrl);
   await new Promise<void>((r) => server.listen(port, host, r));
   const address = server.address() as AddressInfo;
   return {
