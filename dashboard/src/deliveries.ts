@@ -8,7 +8,7 @@ import { formatDateTime } from './format.ts';
 import { t } from './i18n.ts';
 import { can } from './session.ts';
 import type { WebhookDelivery } from './types.ts';
-import { badge, errorMessage, notice, table, whileBusy } from './ui.ts';
+import { badge, notice, runWithNotice, table } from './ui.ts';
 
 function attempts(delivery: WebhookDelivery): HTMLElement {
   const w = t().webhooks;
@@ -34,14 +34,10 @@ export function deliveryTable(caption: string, deliveries: WebhookDelivery[], re
   const rows = deliveries.map((delivery) => {
     const resend = can('developer') ? h('button', { type: 'button', class: 'secondary small', 'aria-label': `${w.resend} ${delivery.eventType} ${delivery.id}` }, w.resend) : null;
     resend?.addEventListener('click', () =>
-      void whileBusy(resend, async () => {
-        try {
-          await api('POST', `/v1/webhooks/deliveries/${encodeURIComponent(delivery.id)}/retry`);
-          await refresh();
-          notice(region, 'ok', w.resent);
-        } catch (error) {
-          notice(region, 'error', errorMessage(error));
-        }
+      void runWithNotice(resend, region, async () => {
+        await api('POST', `/v1/webhooks/deliveries/${encodeURIComponent(delivery.id)}/retry`);
+        await refresh();
+        notice(region, 'ok', w.resent);
       }),
     );
     return [

@@ -45,8 +45,14 @@ export function badge(status: string, label = t().statuses[status] ?? status): H
 
 export const testFlag = (): HTMLSpanElement => h('span', { class: 'badge test' }, t().payments.testFlag);
 
+/** Input the page itself refuses, with the message for the user (in their language). */
+export class InputError extends Error {
+  override name = 'InputError';
+}
+
 /** The words for a failed call, in the user's language; a 400 adds the API's own (English) explanation. */
 export function errorMessage(error: unknown): string {
+  if (error instanceof InputError) return error.message;
   if (!(error instanceof ApiError)) return t().common.failed;
   if (error.status === 0) return t().common.offline;
   if (error.status === 403) return t().common.notAllowed;
@@ -77,6 +83,22 @@ export async function whileBusy<T>(button: HTMLButtonElement, action: () => Prom
     button.disabled = false;
     button.removeAttribute('aria-busy');
   }
+}
+
+/** Runs `action` with `button` busy; a failure is shown in `region` (the user's words, never a stack). */
+export function runWithNotice(button: HTMLButtonElement, region: HTMLElement, action: () => Promise<void>): Promise<void> {
+  return whileBusy(button, async () => {
+    try {
+      await action();
+    } catch (error) {
+      notice(region, 'error', errorMessage(error));
+    }
+  });
+}
+
+/** A change that cannot be taken back: asked first, then run as runWithNotice. */
+export function confirmThenRun(button: HTMLButtonElement, question: string, confirmLabel: string, region: HTMLElement, action: () => Promise<void>): void {
+  void confirmDialog(question, confirmLabel).then((confirmed) => (confirmed ? runWithNotice(button, region, action) : undefined));
 }
 
 /** A modal question; resolves true only when the user confirms. Focus goes back where it was. */

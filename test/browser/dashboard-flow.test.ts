@@ -145,7 +145,7 @@ describe('dashboard: the merchant flow of issue 15', BROWSER_TEST_TIMEOUT, () =>
     await goTo(page, 'Desarrolladores');
     expect(await page.locator('.secret-value').count()).toBe(0);
     expect(await page.content()).not.toContain(newKey);
-    expect(await page.getByText(`sk_test_…${newKey.slice(-4)}`).count()).toBe(1);
+    await page.getByText(`sk_test_…${newKey.slice(-4)}`).waitFor(WAIT);
 
     // The checkout now names the business to its buyers.
     const session = await openSession(harness.sandbox, newKey, { amountMinor: 5000 });

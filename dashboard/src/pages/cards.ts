@@ -6,7 +6,7 @@ import { t } from '../i18n.ts';
 import { navigate, routeHref, type Route } from '../router.ts';
 import { can } from '../session.ts';
 import type { Card } from '../types.ts';
-import { badge, confirmDialog, emptyState, errorMessage, field, notice, noticeRegion, section, table, whileBusy } from '../ui.ts';
+import { badge, confirmThenRun, emptyState, field, notice, noticeRegion, section, table } from '../ui.ts';
 
 export async function renderCards(view: HTMLElement, route: Route): Promise<void> {
   const c = t().cards;
@@ -28,17 +28,10 @@ export async function renderCards(view: HTMLElement, route: Route): Promise<void
       if (can('developer') && card.status !== 'deleted') {
         const button = h('button', { type: 'button', class: 'danger small', 'aria-label': `${t().common.delete} ${label}` }, t().common.delete);
         button.addEventListener('click', () =>
-          void confirmDialog(c.confirmDelete(label), t().common.delete).then((confirmed) => {
-            if (!confirmed) return;
-            return whileBusy(button, async () => {
-              try {
-                await api('DELETE', `/v1/cards/${encodeURIComponent(card.svcToken)}`);
-                await draw();
-                notice(region, 'ok', c.deleted);
-              } catch (error) {
-                notice(region, 'error', errorMessage(error));
-              }
-            });
+          confirmThenRun(button, c.confirmDelete(label), t().common.delete, region, async () => {
+            await api('DELETE', `/v1/cards/${encodeURIComponent(card.svcToken)}`);
+            await draw();
+            notice(region, 'ok', c.deleted);
           }),
         );
         remove = button;
@@ -56,6 +49,6 @@ export async function renderCards(view: HTMLElement, route: Route): Promise<void
     replace(results, rows.length ? table(c.title, [c.card, c.expiry, c.holder, t().common.status, c.bankAuth, t().common.createdAt, t().common.actions], rows, { captionHidden: true }) : emptyState(c.none));
   };
 
-  replace(view, h('h1', { tabindex: -1 }, c.title), section(c.customerRef, form), customerRef ? section(customerRef, region, results) : null);
   if (customerRef) await draw();
+  replace(view, h('h1', { tabindex: -1 }, c.title), section(c.customerRef, form), customerRef ? section(customerRef, region, results) : null);
 }

@@ -5,7 +5,7 @@ import { formatDateTime } from '../format.ts';
 import { t } from '../i18n.ts';
 import { can } from '../session.ts';
 import type { ApiKey } from '../types.ts';
-import { badge, confirmDialog, emptyState, errorMessage, notice, noticeRegion, secretReveal, section, table, whileBusy } from '../ui.ts';
+import { badge, confirmThenRun, emptyState, notice, noticeRegion, secretReveal, section, table } from '../ui.ts';
 
 const keyLabel = (key: ApiKey) => `${key.prefix}…${key.last4}`;
 
@@ -16,17 +16,7 @@ export async function renderDevelopers(view: HTMLElement): Promise<void> {
   const secretSlot = h('div', {});
   const list = h('div', {});
 
-  const act = (button: HTMLButtonElement, question: string, confirmLabel: string, action: () => Promise<void>) =>
-    void confirmDialog(question, confirmLabel).then((confirmed) => {
-      if (!confirmed) return;
-      return whileBusy(button, async () => {
-        try {
-          await action();
-        } catch (error) {
-          notice(region, 'error', errorMessage(error));
-        }
-      });
-    });
+  const act = (button: HTMLButtonElement, question: string, confirmLabel: string, action: () => Promise<void>) => confirmThenRun(button, question, confirmLabel, region, action);
 
   const draw = async () => {
     const keys = await api<ApiKey[] | { data: ApiKey[] }>('GET', '/v1/dashboard/keys');
@@ -58,6 +48,7 @@ export async function renderDevelopers(view: HTMLElement): Promise<void> {
     });
     replace(list, rows.length ? table(d.keys, [d.key, d.kind, d.mode, t().common.status, t().common.createdAt, t().common.actions], rows, { captionHidden: true }) : emptyState(d.noKeys));
   };
-  replace(view, h('h1', { tabindex: -1 }, d.title), section(d.keys, region, secretSlot, list));
+  // Read first, then show: the page appears whole, never as a heading over an empty list.
   await draw();
+  replace(view, h('h1', { tabindex: -1 }, d.title), section(d.keys, region, secretSlot, list));
 }

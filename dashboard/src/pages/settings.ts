@@ -8,7 +8,7 @@ import { formatDate, formatDateTime } from '../format.ts';
 import { t } from '../i18n.ts';
 import { can, currentSession } from '../session.ts';
 import type { AuditEntry, DashboardUserRow, Page, Settings } from '../types.ts';
-import { badge, confirmDialog, emptyState, errorMessage, field, notice, noticeRegion, secretReveal, section, select, table, whileBusy } from '../ui.ts';
+import { badge, confirmThenRun, emptyState, errorMessage, field, InputError, notice, noticeRegion, runWithNotice, secretReveal, section, select, table, whileBusy } from '../ui.ts';
 
 const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 const LOGO_MAX_BYTES = 64 * 1024;
@@ -26,14 +26,10 @@ function submitting(form: HTMLFormElement, region: HTMLElement, action: () => Pr
   const button = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void whileBusy(button, async () => {
-      try {
-        const message = await action();
-        await redraw();
-        if (message) notice(region, 'ok', message);
-      } catch (error) {
-        notice(region, 'error', errorMessage(error));
-      }
+    void runWithNotice(button, region, async () => {
+      const message = await action();
+      await redraw();
+      if (message) notice(region, 'ok', message);
     });
   });
 }
@@ -99,7 +95,7 @@ function credentialsSection(settings: Settings, redraw: () => Promise<void>, reg
       } catch {
         credentials = null;
       }
-      if (credentials === null || typeof credentials !== 'object' || Array.isArray(credentials)) throw new Error(s.credentialsInvalid);
+      if (credentials === null || typeof credentials !== 'object' || Array.isArray(credentials)) throw new InputError(s.credentialsInvalid);
       await api('PUT', `/v1/dashboard/bank-credentials/${encodeURIComponent(gateway)}`, { body: credentials });
       // Nothing of the credentials stays in the page once they are sent.
       text.value = '';
@@ -124,14 +120,10 @@ function testModeSection(settings: Settings, redraw: () => Promise<void>, region
       const enable = mode.state !== 'on';
       const button = h('button', { type: 'button', class: 'secondary small', 'aria-label': `${enable ? s.requestOn : s.requestOff} · ${gateway}` }, enable ? s.requestOn : s.requestOff);
       button.addEventListener('click', () =>
-        void whileBusy(button, async () => {
-          try {
-            await api('POST', '/v1/dashboard/test-mode-requests', { body: { gateway, enabled: enable } });
-            await redraw();
-            notice(region, 'ok', s.requested);
-          } catch (error) {
-            notice(region, 'error', errorMessage(error));
-          }
+        void runWithNotice(button, region, async () => {
+          await api('POST', '/v1/dashboard/test-mode-requests', { body: { gateway, enabled: enable } });
+          await redraw();
+          notice(region, 'ok', s.requested);
         }),
       );
       action = button;
@@ -162,16 +154,9 @@ async function usersSection(): Promise<HTMLElement> {
       );
       const remove = self ? null : h('button', { type: 'button', class: 'danger small', 'aria-label': `${s.remove} ${user.email}` }, s.remove);
       remove?.addEventListener('click', () =>
-        void confirmDialog(s.confirmRemove(user.email), s.remove).then((confirmed) => {
-          if (!confirmed) return;
-          return whileBusy(remove, async () => {
-            try {
-              await api('DELETE', `/v1/dashboard/users/${encodeURIComponent(user.id)}`);
-              await draw();
-            } catch (error) {
-              notice(region, 'error', errorMessage(error));
-            }
-          });
+        confirmThenRun(remove, s.confirmRemove(user.email), s.remove, region, async () => {
+          await api('DELETE', `/v1/dashboard/users/${encodeURIComponent(user.id)}`);
+          await draw();
         }),
       );
       return [h('span', {}, user.email, self ? ` ${s.you}` : ''), role, formatDate(user.createdAt), remove ?? t().common.none];

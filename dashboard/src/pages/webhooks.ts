@@ -12,7 +12,7 @@ import { t } from '../i18n.ts';
 import { navigate, routeHref, type Route } from '../router.ts';
 import { can } from '../session.ts';
 import type { WebhookDelivery, WebhookEndpoint } from '../types.ts';
-import { badge, confirmDialog, emptyState, errorMessage, field, notice, noticeRegion, secretReveal, section, select, table, whileBusy } from '../ui.ts';
+import { badge, confirmThenRun, emptyState, errorMessage, field, notice, noticeRegion, runWithNotice, secretReveal, section, select, table, whileBusy } from '../ui.ts';
 import { endpointForm, type EndpointChanges } from './endpoint-form.ts';
 
 const DELIVERY_PAGE = 20;
@@ -56,6 +56,7 @@ async function renderList(view: HTMLElement): Promise<void> {
     formatDateTime(e.createdAt),
   ]);
   const log = deliveryLog(null);
+  await log.load();
   replace(
     view,
     h('h1', { tabindex: -1 }, w.title),
@@ -66,22 +67,17 @@ async function renderList(view: HTMLElement): Promise<void> {
     ),
     log.element,
   );
-  await log.load();
 }
 
 async function renderNew(view: HTMLElement): Promise<void> {
   const w = t().webhooks;
   const region = noticeRegion();
   const form = endpointForm(null, can('developer'), (changes, button) =>
-    void whileBusy(button, async () => {
-      try {
-        const created = await api<WebhookEndpoint & { secret: string }>('POST', '/v1/webhooks/endpoints', { body: changes });
-        const secret = secretReveal(w.secretTitle, created.secret);
-        replace(view, h('h1', { tabindex: -1 }, w.created), h('section', { class: 'panel' }, secret, h('p', {}, h('a', { class: 'button primary', href: routeHref('webhooks', created.id) }, t().common.close))));
-        secret.focus();
-      } catch (error) {
-        notice(region, 'error', errorMessage(error));
-      }
+    void runWithNotice(button, region, async () => {
+      const created = await api<WebhookEndpoint & { secret: string }>('POST', '/v1/webhooks/endpoints', { body: changes });
+      const secret = secretReveal(w.secretTitle, created.secret);
+      replace(view, h('h1', { tabindex: -1 }, w.created), h('section', { class: 'panel' }, secret, h('p', {}, h('a', { class: 'button primary', href: routeHref('webhooks', created.id) }, t().common.close))));
+      secret.focus();
     }),
   );
   replace(view, h('p', {}, h('a', { href: routeHref('webhooks') }, `← ${w.back}`)), h('h1', { tabindex: -1 }, w.newEndpoint), h('section', { class: 'panel' }, region, form));
@@ -94,14 +90,10 @@ async function renderEndpoint(view: HTMLElement, id: string): Promise<void> {
   const region = noticeRegion();
   const secretSlot = h('div', {});
   const change = (changes: EndpointChanges, button: HTMLButtonElement, message = t().common.saved) =>
-    whileBusy(button, async () => {
-      try {
-        if (Object.keys(changes).length) await api('PATCH', endpointPath(id), { body: changes });
-        await renderEndpoint(view, id);
-        notice(view.querySelector<HTMLElement>('.notice-region')!, 'ok', message);
-      } catch (error) {
-        notice(region, 'error', errorMessage(error));
-      }
+    runWithNotice(button, region, async () => {
+      if (Object.keys(changes).length) await api('PATCH', endpointPath(id), { body: changes });
+      await renderEndpoint(view, id);
+      notice(view.querySelector<HTMLElement>('.notice-region')!, 'ok', message);
     });
 
   const actions = h('div', { class: 'actions' });
@@ -110,32 +102,18 @@ async function renderEndpoint(view: HTMLElement, id: string): Promise<void> {
     toggle.addEventListener('click', () => void change({ status: endpoint.status === 'enabled' ? 'disabled' : 'enabled' }, toggle));
     const rotate = h('button', { type: 'button', class: 'secondary' }, w.rotate);
     rotate.addEventListener('click', () =>
-      void confirmDialog(w.confirmRotate, w.rotate).then((confirmed) => {
-        if (!confirmed) return;
-        return whileBusy(rotate, async () => {
-          try {
-            const rotated = await api<{ secret: string }>('POST', `${endpointPath(id)}/rotate-secret`);
-            const reveal = secretReveal(w.secretTitle, rotated.secret);
-            replace(secretSlot, reveal);
-            reveal.focus();
-          } catch (error) {
-            notice(region, 'error', errorMessage(error));
-          }
-        });
+      confirmThenRun(rotate, w.confirmRotate, w.rotate, region, async () => {
+        const rotated = await api<{ secret: string }>('POST', `${endpointPath(id)}/rotate-secret`);
+        const reveal = secretReveal(w.secretTitle, rotated.secret);
+        replace(secretSlot, reveal);
+        reveal.focus();
       }),
     );
     const remove = h('button', { type: 'button', class: 'danger' }, t().common.delete);
     remove.addEventListener('click', () =>
-      void confirmDialog(w.confirmDelete(endpoint.url), t().common.delete).then((confirmed) => {
-        if (!confirmed) return;
-        return whileBusy(remove, async () => {
-          try {
-            await api('DELETE', endpointPath(id));
-            navigate(routeHref('webhooks'));
-          } catch (error) {
-            notice(region, 'error', errorMessage(error));
-          }
-        });
+      confirmThenRun(remove, w.confirmDelete(endpoint.url), t().common.delete, region, async () => {
+        await api('DELETE', endpointPath(id));
+        navigate(routeHref('webhooks'));
       }),
     );
     actions.append(toggle, rotate, remove);
@@ -147,17 +125,14 @@ async function renderEndpoint(view: HTMLElement, id: string): Promise<void> {
   const log = deliveryLog(id);
   sample.addEventListener('submit', (event) => {
     event.preventDefault();
-    void whileBusy(sampleButton, async () => {
-      try {
-        await api('POST', `${endpointPath(id)}/test`, { query: { type: sampleType.value } });
-        await log.load();
-        notice(region, 'ok', w.sampleSent);
-      } catch (error) {
-        notice(region, 'error', errorMessage(error));
-      }
+    void runWithNotice(sampleButton, region, async () => {
+      await api('POST', `${endpointPath(id)}/test`, { query: { type: sampleType.value } });
+      await log.load();
+      notice(region, 'ok', w.sampleSent);
     });
   });
 
+  await log.load();
   replace(
     view,
     h('p', {}, h('a', { href: routeHref('webhooks') }, `← ${w.back}`)),
@@ -168,7 +143,6 @@ async function renderEndpoint(view: HTMLElement, id: string): Promise<void> {
     writable ? section(w.sample, sample) : null,
     log.element,
   );
-  await log.load();
 }
 
 export async function renderWebhooks(view: HTMLElement, route: Route): Promise<void> {
