@@ -15,7 +15,7 @@ import { SessionExpiry } from './constructs/session-expiry.ts';
 import { DashboardUserPool } from './constructs/user-pool.ts';
 import { Webhooks } from './constructs/webhooks.ts';
 import { WorkerFunction } from './constructs/worker-function.ts';
-import { WorkQueue } from './constructs/work-queue.ts';
+import { isDeadLetterAlarm } from './constructs/work-queue.ts';
 import { readStageConfig, readStageEnvironment, stackNameFor, type StageConfig } from './stage-config.ts';
 
 export interface PaymentsStackProps extends StackProps {
@@ -75,8 +75,8 @@ export class PaymentsStack extends Stack {
     this.monitoring = new Monitoring(this, 'Monitoring', {
       config,
       apiStage: this.api.restApi.deploymentStage,
-      // Every dead letter pages: the work queues' and the daily workers' failed runs.
-      alarms: constructs.flatMap((c) => ((c instanceof WorkQueue || c instanceof WorkerFunction) && c.deadLetterAlarm ? [c.deadLetterAlarm] : [])),
+      // Every dead letter pages: the work queues', the daily workers' failed runs, the schedules' undelivered hand-overs.
+      alarms: constructs.filter(isDeadLetterAlarm),
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API; requests go to {ApiUrl}v1/...' });

@@ -23,12 +23,29 @@ export const GATEWAY_URL_CONTEXT_KEYS = {
   card_processor: 'cardProcessorUrl',
 } as const satisfies Record<GatewayId, string>;
 
+/** A custom domain name and where its certificate comes from: an ACM certificate ARN, else one created in the hosted zone. */
+export interface CustomDomain {
+  name: string;
+  certificateArn?: string;
+}
+
+/** A Route 53 public hosted zone the stack may write to: DNS validation of the certificates it creates, alias records. */
+export interface HostedZoneRef {
+  id: string;
+  name: string;
+}
+
 /** Everything that differs between deployments. Nothing secret: it all ends up in the template. */
 export interface StageConfig {
   stage: string;
   production: boolean;
-  /** Base of every session's checkoutUrl. */
+  /** Base of every session's checkoutUrl: https://{checkoutDomain}, else the distribution's own address. */
   checkoutBaseUrl: string;
+  /** The checkout page's domain (CloudFront alias); its certificate must be in us-east-1. */
+  checkoutDomain?: CustomDomain;
+  /** The API's domain (API Gateway regional custom domain); its certificate is in the stack's region. */
+  apiDomain?: CustomDomain;
+  hostedZone?: HostedZoneRef;
   apiThrottle: { rateLimit: number; burstLimit: number };
   /** AWS WAF's per-IP rate-based rule: requests per 5 minutes. */
   wafRateLimitPerIp: number;
@@ -44,7 +61,10 @@ export interface StageConfig {
 /**
  * Reads the stage's configuration from CDK context (`-c key=value` or cdk.json):
  * - `stage` (default `dev`): names the stack `svc-payments-<stage>`; `prod` is a production stage.
- * - `checkoutBaseUrl` (default {@link DEFAULT_CHECKOUT_BASE_URL}; required for production stages).
+ * - `checkoutDomain`, `apiDomain` (required for production stages; without them a stage uses the CloudFront and
+ *   execute-api default domains): each with `checkoutCertificateArn` / `apiCertificateArn`, or with `hostedZoneId`
+ *   and `hostedZoneName` of a Route 53 zone in which the stack validates a new certificate and adds alias records.
+ *   checkoutBaseUrl is then https://{checkoutDomain}.
  * - `apiThrottleRateLimit`, `apiThrottleBurstLimit` (defaults 200 and 400): API Gateway stage throttling.
  * - `wafRateLimitPerIp` (default {@link DEFAULT_WAF_RATE_LIMIT_PER_IP}): AWS WAF's per-IP flood guard, per 5 minutes.
  * - `bankDirectUrl`, `bankOtpUrl`, `cardProcessorUrl`: gateway base URLs; each one not given is read at deploy
@@ -52,7 +72,7 @@ export interface StageConfig {
  * - `alarmEmail`: subscribed to the on-call alarm topic.
  *
  * @example
- * const config = readStageConfig(app.node); // npx cdk synth -c stage=prod -c checkoutBaseUrl=https://pay.example.com
+ * const config = readStageConfig(app.node); // npx cdk synth -c stage=prod -c checkoutDomain=pay.example.com -c apiDomain=api.pay.example.com -c hostedZoneId=Z123 -c hostedZoneName=pay.example.com
  */
 export function readStageConfig(node: Node): StageConfig {
   const stage = contextString(node, 'stage') ?? 'dev';
@@ -60,14 +80,18 @@ export function readStageConfig(node: Node): StageConfig {
     throw new Error(`Context stage must be lowercase letters, digits and dashes (at most 20), starting with a letter; got "${stage}".`);
   }
   const production = PRODUCTION_STAGES.has(stage);
-  const checkoutBaseUrl = contextString(node, 'checkoutBaseUrl');
-  // A placeholder checkout link in production would send real buyers nowhere.
-  if (production && !checkoutBaseUrl) throw new Error(`Stage ${stage} needs -c checkoutBaseUrl=https://...`);
+  if (contextString(node, 'checkoutBaseUrl') !== undefined) {
+    throw new Error('Context checkoutBaseUrl is no longer read: give -c checkoutDomain=<name> (with its certificate), and checkout links become https://<name>.');
+  }
+  const { checkoutDomain, apiDomain, hostedZone } = readDomains(node, stage, production);
   return {
     stage,
     production,
     // checkoutUrl is built as {checkoutBaseUrl}/checkout?session=...
-    checkoutBaseUrl: httpsUrl('checkoutBaseUrl', checkoutBaseUrl ?? DEFAULT_CHECKOUT_BASE_URL),
+    checkoutBaseUrl: checkoutDomain ? `https://${checkoutDomain.name}` : DEFAULT_CHECKOUT_BASE_URL,
+    checkoutDomain,
+    apiDomain,
+    hostedZone,
     apiThrottle: {
       rateLimit: contextNumber(node, 'apiThrottleRateLimit') ?? DEFAULT_API_THROTTLE_RATE_LIMIT,
       burstLimit: contextNumber(node, 'apiThrottleBurstLimit') ?? DEFAULT_API_THROTTLE_BURST_LIMIT,
@@ -120,6 +144,49 @@ export function readStageEnvironment(node: Node, env: NodeJS.ProcessEnv = proces
 
 /** Where a stage keeps a gateway's base URL when context does not give it (a String parameter, created by hand). */
 export const gatewayUrlParameterName = (stage: string, gateway: GatewayId) => `/svc-payments/${stage}/gateways/${gateway}/url`;
+
+/** Context keys of the custom domains, named in every error about them. */
+const DOMAIN_KEYS = {
+  checkout: { domain: 'checkoutDomain', certificate: 'checkoutCertificateArn' },
+  api: { domain: 'apiDomain', certificate: 'apiCertificateArn' },
+} as const;
+
+/**
+ * The custom domains: production needs both (a checkout link on a CloudFront default domain can be neither kept nor
+ * moved), each with a certificate ARN or a hosted zone to make one in. Other stages may give them or not.
+ */
+function readDomains(node: Node, stage: string, production: boolean): Pick<StageConfig, 'checkoutDomain' | 'apiDomain' | 'hostedZone'> {
+  const zoneId = contextString(node, 'hostedZoneId');
+  const zoneName = contextString(node, 'hostedZoneName')?.replace(/\.$/, '');
+  if ((zoneId === undefined) !== (zoneName === undefined)) throw new Error('Give both -c hostedZoneId=<id> and -c hostedZoneName=<zone name>, or neither.');
+  const hostedZone = zoneId && zoneName ? { id: zoneId, name: zoneName.toLowerCase() } : undefined;
+  const domain = (which: keyof typeof DOMAIN_KEYS): CustomDomain | undefined => {
+    const keys = DOMAIN_KEYS[which];
+    const name = contextString(node, keys.domain)?.toLowerCase();
+    const certificateArn = contextString(node, keys.certificate);
+    if (!name) {
+      if (production) {
+        throw new Error(
+          `Stage ${stage} needs its ${which} domain: -c ${keys.domain}=<name> with -c ${keys.certificate}=<ACM ARN> or -c hostedZoneId=<id> -c hostedZoneName=<zone> (docs/runbook.md, "Domains and certificates").`,
+        );
+      }
+      if (certificateArn) throw new Error(`Context ${keys.certificate} is given without ${keys.domain}.`);
+      return undefined;
+    }
+    if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(name)) throw new Error(`Context ${keys.domain} must be a domain name such as pay.example.com; got "${name}".`);
+    if (certificateArn !== undefined && !/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[0-9a-f-]+$/.test(certificateArn)) {
+      throw new Error(`Context ${keys.certificate} must be an ACM certificate ARN; got "${certificateArn}".`);
+    }
+    // CloudFront takes certificates from us-east-1 only.
+    if (which === 'checkout' && certificateArn !== undefined && certificateArn.split(':')[3] !== 'us-east-1') {
+      throw new Error(`Context ${keys.certificate} must be a certificate in us-east-1 (CloudFront reads certificates only there); got "${certificateArn}".`);
+    }
+    if (!certificateArn && !hostedZone) throw new Error(`Context ${keys.domain} needs -c ${keys.certificate}=<ACM ARN>, or -c hostedZoneId and -c hostedZoneName to create one.`);
+    if (hostedZone && name !== hostedZone.name && !name.endsWith(`.${hostedZone.name}`)) throw new Error(`Context ${keys.domain} "${name}" is not in the hosted zone ${hostedZone.name}.`);
+    return certificateArn ? { name, certificateArn } : { name };
+  };
+  return { checkoutDomain: domain('checkout'), apiDomain: domain('api'), hostedZone };
+}
 
 function contextString(node: Node, key: string): string | undefined {
   const value: unknown = node.tryGetContext(key);

@@ -4,6 +4,7 @@ import {
   AccessLogFormat,
   AuthorizationType,
   CfnRestApi,
+  DomainName,
   EndpointAccessMode,
   EndpointType,
   LambdaIntegration,
@@ -12,7 +13,10 @@ import {
   RestApi,
   SecurityPolicy,
 } from 'aws-cdk-lib/aws-apigateway';
+import { Certificate, CertificateValidation } from 'aws-cdk-lib/aws-certificatemanager';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { writesTable, type RouteDefinition } from '../../shared/routes.ts';
@@ -71,6 +75,8 @@ export class Api extends Construct {
   readonly executionLogs: LogGroup;
   /** By route id: other constructs add their grants and environment to a route's function here (and later alarms). */
   readonly routeFunctions: Record<string, ServiceFunction> = {};
+  /** The stage's apiDomain, mapped at its root to the deployment stage. */
+  readonly domainName?: DomainName;
 
   constructor(scope: Construct, id: string, { config, dataStore, routes }: ApiProps) {
     super(scope, id);
@@ -150,6 +156,8 @@ export class Api extends Construct {
       );
       this.routeFunctions[routeId] = routeFunction;
     }
+    if (config.apiDomain) this.domainName = this.addCustomDomain(config);
+
     NagSuppressions.addResourceSuppressions(this.restApi, [
       { id: 'AwsSolutions-APIG2', reason: 'Requests are validated in the handlers by the zod schemas, so AWS and the sandbox answer alike in the API error shape.' },
       { id: 'AwsSolutions-APIG4', reason: 'Callers are authorised in the handlers: API keys (sk_/rk_) for merchants, the session reference for checkout.' },
@@ -158,8 +166,31 @@ export class Api extends Construct {
     ], true);
   }
 
-  /** Base URL of the deployed stage, ending in `/`. */
+  /** Base URL of the API, ending in `/`: https://{apiDomain}/, else the deployed stage's execute-api URL. */
   get url(): string {
-    return this.restApi.url;
+    return this.domainName ? `https://${this.domainName.domainName}/` : this.restApi.url;
+  }
+
+  /**
+   * A regional custom domain with the stage's certificate (or one validated in its hosted zone), the same strict TLS
+   * policy as the API itself, its root mapped to the deployment stage (https://{apiDomain}/v1/...), and an alias
+   * record when the stage gives the zone.
+   */
+  private addCustomDomain({ apiDomain, hostedZone }: StageConfig): DomainName {
+    const { name, certificateArn } = apiDomain!;
+    const zone = hostedZone && HostedZone.fromHostedZoneAttributes(this, 'Zone', { hostedZoneId: hostedZone.id, zoneName: hostedZone.name });
+    const certificate = certificateArn
+      ? Certificate.fromCertificateArn(this, 'Certificate', certificateArn)
+      : new Certificate(this, 'Certificate', { domainName: name, validation: CertificateValidation.fromDns(zone) });
+    const domain = new DomainName(this, 'CustomDomain', {
+      domainName: name,
+      certificate,
+      endpointType: EndpointType.REGIONAL,
+      securityPolicy: SecurityPolicy.TLS13_1_2_PFS_PQ_2025_09,
+      endpointAccessMode: EndpointAccessMode.STRICT,
+      mapping: this.restApi,
+    });
+    if (zone) new ARecord(this, 'AliasRecord', { zone, recordName: name, target: RecordTarget.fromAlias(new ApiGatewayDomain(domain)) });
+    return domain;
   }
 }

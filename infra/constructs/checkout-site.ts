@@ -17,10 +17,14 @@ import {
   OriginSslPolicy,
   PriceClass,
   ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { Certificate, CertificateValidation, type ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { AaaaRecord, ARecord, HostedZone, RecordTarget, type IHostedZone } from 'aws-cdk-lib/aws-route53';
+import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { NagSuppressions } from 'cdk-nag';
@@ -28,7 +32,7 @@ import { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { CHECKOUT_PATH, writeCheckout } from '../../checkout/build.ts';
 import { ASSET_CACHE_CONTROL, CHECKOUT_CSP, CHECKOUT_PERMISSIONS_POLICY, CHECKOUT_SECURITY_HEADERS, PAGE_CACHE_CONTROL } from '../../checkout/page-headers.ts';
-import { DEFAULT_CHECKOUT_BASE_URL, type StageConfig } from '../stage-config.ts';
+import type { StageConfig } from '../stage-config.ts';
 
 export interface CheckoutSiteProps {
   config: StageConfig;
@@ -62,15 +66,15 @@ const PAGE_REWRITE = `function handler(event) {
 export class CheckoutSite extends Construct {
   readonly bucket: Bucket;
   readonly distribution: Distribution;
-  /** https://<distribution domain>, no trailing slash. */
+  /** https://<checkoutDomain>, else https://<distribution domain>; no trailing slash. */
   readonly url: string;
-  /** The stage names its own checkout address (a custom domain, to be attached to this distribution). */
-  private readonly stageNamesCheckoutUrl: boolean;
 
   constructor(scope: Construct, id: string, { config, restApi, assetDir }: CheckoutSiteProps) {
     super(scope, id);
     const disposable = config.removalPolicy === RemovalPolicy.DESTROY;
-    this.stageNamesCheckoutUrl = config.checkoutBaseUrl !== DEFAULT_CHECKOUT_BASE_URL;
+    const stack = Stack.of(this);
+    const domain = config.checkoutDomain;
+    const zone = config.hostedZone && HostedZone.fromHostedZoneAttributes(this, 'Zone', { hostedZoneId: config.hostedZone.id, zoneName: config.hostedZone.name });
 
     this.bucket = new Bucket(this, 'Bucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -98,7 +102,6 @@ export class CheckoutSite extends Construct {
       },
     });
 
-    const stack = Stack.of(this);
     // By id, not restApi.url: the URL names the deployment stage, which depends on every route function, and those
     // functions get this distribution's address: a dependency cycle.
     const apiOrigin = new HttpOrigin(`${restApi.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
@@ -109,6 +112,7 @@ export class CheckoutSite extends Construct {
 
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `svc-payments ${config.stage}: checkout page`,
+      ...(domain ? { domainNames: [domain.name], certificate: this.certificate(domain.name, domain.certificateArn, zone), minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021 } : {}),
       httpVersion: HttpVersion.HTTP2_AND_3,
       // Buyers are in Venezuela: South American edge locations are only in the full price class.
       priceClass: PriceClass.PRICE_CLASS_ALL,
@@ -150,7 +154,12 @@ export class CheckoutSite extends Construct {
         },
       },
     });
-    this.url = `https://${this.distribution.distributionDomainName}`;
+    this.url = domain ? `https://${domain.name}` : `https://${this.distribution.distributionDomainName}`;
+    if (domain && zone) {
+      const target = RecordTarget.fromAlias(new CloudFrontTarget(this.distribution));
+      new ARecord(this, 'AliasRecord', { zone, recordName: domain.name, target });
+      new AaaaRecord(this, 'AliasRecordIpv6', { zone, recordName: domain.name, target });
+    }
 
     const source = assetDir ? Source.asset(assetDir) : freshBuild();
     // Both deployments run in CDK's one handler function: they must name the same log group, given a retention here.
@@ -186,8 +195,12 @@ export class CheckoutSite extends Construct {
       { id: 'AwsSolutions-CFR1', reason: 'Buyers pay from any country; no geographic restriction by design.' },
       { id: 'AwsSolutions-CFR2', reason: 'The /v1/checkout/* calls go on to the API stage, whose regional WAF web ACL inspects them; the page itself is static.' },
       { id: 'AwsSolutions-CFR3', reason: 'API calls through the distribution are logged by the API access logs and WAF; reads of the static page hold nothing to keep.' },
-      { id: 'AwsSolutions-CFR4', reason: 'The default *.cloudfront.net certificate cannot set a minimum TLS version; a custom domain (checkoutBaseUrl) gets TLSv1.2_2021.' },
     ]);
+    if (!domain) {
+      NagSuppressions.addResourceSuppressions(this.distribution, [
+        { id: 'AwsSolutions-CFR4', reason: 'Only stages without checkoutDomain (never production, which requires it) use the default *.cloudfront.net certificate, which cannot set a minimum TLS version; with checkoutDomain the distribution requires TLSv1.2_2021.' },
+      ]);
+    }
     // CDK's BucketDeployment handler: one per stack, outside this construct, with its own role and runtime.
     for (const provider of stack.node.children.filter((c) => c.node.id.startsWith('Custom::CDKBucketDeployment'))) {
       NagSuppressions.addResourceSuppressions(provider, [
@@ -198,13 +211,24 @@ export class CheckoutSite extends Construct {
     }
   }
 
-  /**
-   * Makes this distribution the base of every checkoutUrl the functions build, unless the stage names its own
-   * checkout address (a custom domain, which must then be attached to this distribution).
-   */
+  /** Makes this site's address (its custom domain, or the distribution's) the base of every checkoutUrl the functions build. */
   useAsCheckoutBaseUrl(functions: AcceptsEnvironment[]): void {
-    if (this.stageNamesCheckoutUrl) return;
     for (const fn of functions) fn.addEnvironment('CHECKOUT_BASE_URL', this.url);
+  }
+
+  /**
+   * The stage's certificate, or one validated in its hosted zone. CloudFront reads certificates in us-east-1 only, so
+   * a created one needs the stack there; elsewhere the stage gives checkoutCertificateArn (docs/runbook.md).
+   */
+  private certificate(domainName: string, certificateArn: string | undefined, zone: IHostedZone | undefined): ICertificate {
+    if (certificateArn) return Certificate.fromCertificateArn(this, 'Certificate', certificateArn);
+    const { region } = Stack.of(this);
+    if (region !== 'us-east-1') {
+      throw new Error(
+        `CloudFront needs the checkout certificate in us-east-1 and this stack is in ${region}: request one there for ${domainName} and give -c checkoutCertificateArn=<ARN> (docs/runbook.md, "Domains and certificates").`,
+      );
+    }
+    return new Certificate(this, 'Certificate', { domainName, validation: CertificateValidation.fromDns(zone) });
   }
 }
 

@@ -18,6 +18,12 @@ export const ITEM_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'd
 const KEY_READ_ACTIONS = ['kms:Decrypt', 'kms:DescribeKey'];
 export const KEY_WRITE_ACTIONS = ['kms:Encrypt', 'kms:ReEncryptFrom', 'kms:ReEncryptTo', 'kms:GenerateDataKey', 'kms:GenerateDataKeyWithoutPlaintext'];
 
+/** `PARKED#*`: the partition keys of parked records. */
+export const PARKED_RECORD_KEY_PATTERN = `${keys.parkedRecord('w', 'r').pk.split('#', 1)[0]}#*`;
+
+/** A stream's records, by its ARN. */
+const STREAM_READ_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'];
+
 /** `RATE#*`: the partition keys of rate-limit counters, taken from the key builders so the two cannot drift. */
 export const RATE_COUNTER_KEY_PATTERN = `${keys.rateWindow('m', 'c', 'w').pk.split('#', 1)[0]}#*`;
 
@@ -90,6 +96,31 @@ export class DataStore extends Construct {
       actions: ['dynamodb:UpdateItem'],
       resourceArns: [this.table.tableArn],
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [RATE_COUNTER_KEY_PATTERN] } },
+    });
+    this.grantOnKey(grantee, [...KEY_READ_ACTIONS, ...KEY_WRITE_ACTIONS]);
+  }
+
+  /**
+   * What Lambda's event source mapping asks of a stream consumer's role: the stream's records, ListStreams (which
+   * takes no resource: it lists the account's streams, names only), and the key only through DynamoDB, as for items.
+   * CDK's table.grantStreamRead would grant the key without that condition.
+   */
+  grantStreamRead(grantee: IGrantable): void {
+    Grant.addToPrincipal({ grantee, actions: ['dynamodb:ListStreams'], resourceArns: ['*'] });
+    Grant.addToPrincipal({ grantee, actions: STREAM_READ_ACTIONS, resourceArns: [this.table.tableStreamArn!] });
+    this.grantOnKey(grantee, KEY_READ_ACTIONS);
+  }
+
+  /**
+   * Parking a record a worker gave up on, and taking it back on replay (shared/background/parked-records.ts): item
+   * writes on PARKED# items only, for workers that otherwise do not write the table (the expiry planner).
+   */
+  grantParkedRecordWrites(grantee: IGrantable): void {
+    Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+      resourceArns: [this.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [PARKED_RECORD_KEY_PATTERN] } },
     });
     this.grantOnKey(grantee, [...KEY_READ_ACTIONS, ...KEY_WRITE_ACTIONS]);
   }

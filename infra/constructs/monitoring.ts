@@ -24,6 +24,7 @@ import {
   SERVICE_NAME,
   WEBHOOK_DELIVERY_OUTCOMES,
 } from '../../shared/observability/metrics.ts';
+import { workerIds, workers } from '../../shared/workers.ts';
 import type { StageConfig } from '../stage-config.ts';
 
 /** Thresholds of the alarms; docs/runbook.md says what each means and what to do. */
@@ -57,7 +58,7 @@ export interface MonitoringProps {
 export class Monitoring extends Construct {
   readonly topic: Topic;
   readonly dashboard: Dashboard;
-  readonly alarms: Record<'api5xxRate' | 'apiP99Latency' | 'expiryLateness' | 'bankErrorRate', Alarm>;
+  readonly alarms: Record<'api5xxRate' | 'apiP99Latency' | 'expiryLateness' | 'bankErrorRate' | 'parkedRecords', Alarm>;
 
   constructor(scope: Construct, id: string, { config, apiStage, alarms }: MonitoringProps) {
     super(scope, id);
@@ -71,6 +72,9 @@ export class Monitoring extends Construct {
     if (config.alarmEmail) this.topic.addSubscription(new EmailSubscription(config.alarmEmail));
 
     const minute = { period: Duration.minutes(1) };
+    // Every stream and queue worker parks what it cannot handle (shared/background/parked-records.ts): one sum of all.
+    const recordWorkers = workerIds.filter((id) => ['stream', 'queue'].includes(workers[id].trigger.kind));
+    const parked = Object.fromEntries(recordWorkers.map((worker, index) => [`w${index}`, business(METRIC.parkedRecords, { worker })]));
     this.alarms = {
       api5xxRate: new Alarm(this, 'Api5xxRate', {
         alarmDescription: `API answers 5xx to more than ${ALARM_THRESHOLDS.api5xxPercent}% of requests`,
@@ -116,6 +120,14 @@ export class Monitoring extends Construct {
         comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,
       }),
+      parkedRecords: new Alarm(this, 'ParkedRecords', {
+        alarmDescription: 'A worker parked a record it could not handle after its retries: npm run admin -- dead-letters list (docs/runbook.md)',
+        metric: new MathExpression({ expression: sumOf(Object.keys(parked)), usingMetrics: parked, label: 'Parked records', ...minute }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
     };
     const page = new SnsAction(this.topic);
     for (const alarm of [...Object.values(this.alarms), ...alarms]) {
@@ -141,6 +153,6 @@ export class Monitoring extends Construct {
       graph('Session expiries', [business(METRIC.expiries)], [business(METRIC.expiryLateness, {}, 'Maximum'), business(METRIC.expiryLateness, {}, 'p99')]),
       graph('Rate-limit rejections (429)', OPERATION_CLASSES.map((rateClass) => business(METRIC.rateLimitRejections, { rateClass }))),
     );
-    this.dashboard.addWidgets(graph('Dead letters', alarms.map((alarm) => alarm.metric)));
+    this.dashboard.addWidgets(graph('Dead letters', alarms.map((alarm) => alarm.metric), [this.alarms.parkedRecords.metric]));
   }
 }

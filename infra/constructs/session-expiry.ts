@@ -1,4 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { NagSuppressions } from 'cdk-nag';
@@ -8,7 +9,7 @@ import type { StageConfig } from '../stage-config.ts';
 import type { DataStore } from './data-store.ts';
 import { perStackCreation } from './physical-names.ts';
 import { schedulerInvokeRole, WorkerFunction } from './worker-function.ts';
-import { WorkQueue } from './work-queue.ts';
+import { addDeadLetters, WorkQueue } from './work-queue.ts';
 
 export interface SessionExpiryProps {
   config: StageConfig;
@@ -24,6 +25,8 @@ export class SessionExpiry extends Construct {
   readonly expiries: WorkQueue;
   readonly scheduleGroup: ScheduleGroup;
   readonly schedulerRole: Role;
+  /** Hand-overs the per-session schedules could not deliver after Scheduler's retries (alarmed). */
+  readonly scheduleDeadLetters: Queue;
   readonly planner: WorkerFunction;
   readonly handOver: WorkerFunction;
   readonly expirer: WorkerFunction;
@@ -40,6 +43,12 @@ export class SessionExpiry extends Construct {
 
     this.handOver = new WorkerFunction(this, 'handOverSessionExpiry', { config, dataStore, worker: workers.handOverSessionExpiry, queues: queueMap });
     this.schedulerRole = schedulerInvokeRole(this, 'SchedulerRole', this.handOver, 'EventBridge Scheduler invokes the session expiry hand-over');
+    // As the daily jobs' schedules have: a hand-over Scheduler could not deliver lands here and pages on-call.
+    this.scheduleDeadLetters = addDeadLetters(new Construct(this, 'ScheduleFailures'), 'Session expiry: a schedule could not hand over its session after its retries').queue;
+    this.scheduleDeadLetters.grantSendMessages(this.schedulerRole);
+    NagSuppressions.addResourceSuppressions(this.scheduleDeadLetters, [
+      { id: 'AwsSolutions-SQS3', reason: "It is the dead-letter queue of the per-session schedules (their target's DeadLetterConfig); cdk-nag recognises only SQS redrives." },
+    ]);
 
     this.planner = new WorkerFunction(this, 'planSessionExpiry', {
       config,
@@ -51,6 +60,7 @@ export class SessionExpiry extends Construct {
         SCHEDULE_GROUP_NAME: this.scheduleGroup.scheduleGroupName,
         SCHEDULE_TARGET_ARN: this.handOver.function.functionArn,
         SCHEDULER_ROLE_ARN: this.schedulerRole.roleArn,
+        SCHEDULE_DEAD_LETTER_ARN: this.scheduleDeadLetters.queueArn,
       },
     });
     this.scheduleGroup.grantWriteSchedules(this.planner.role);

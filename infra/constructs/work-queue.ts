@@ -48,5 +48,14 @@ export function addDeadLetters(scope: Construct, alarmDescription: string): { qu
     comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     treatMissingData: TreatMissingData.NOT_BREACHING,
   });
+  DEAD_LETTER_ALARMS.add(alarm);
   return { queue, alarm };
 }
+
+const DEAD_LETTER_ALARMS = new WeakSet<Alarm>();
+
+/**
+ * Whether a construct is the alarm of a dead-letter queue made by addDeadLetters, wherever: the stack pages on-call
+ * from every one of them, so a dead-letter queue added anywhere cannot be left unwatched.
+ */
+export const isDeadLetterAlarm = (construct: unknown): construct is Alarm => DEAD_LETTER_ALARMS.has(construct as Alarm);

@@ -1,19 +1,29 @@
-import { type CfnElement, Duration, Stack, TimeZone } from 'aws-cdk-lib';
+import { type CfnElement, Duration, Names, Stack, TimeZone } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
-import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { ContextAttribute, Schedule, ScheduleExpression, ScheduleTargetInput, TimeWindow } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { keys } from '../../shared/store/keys.ts';
 import { queues as queueDefinitions, type QueueName, type WorkerDefinition } from '../../shared/workers.ts';
 import type { StageConfig } from '../stage-config.ts';
 import type { DataStore } from './data-store.ts';
 import { ServiceFunction, serviceEnvironment } from './service-function.ts';
 import { addDeadLetters } from './work-queue.ts';
+
+/**
+ * A stream batch the function reports failed is retried this often, for at most this long, then only its position
+ * goes to the OnFailure queue (alarmed). The worker parks a record it cannot handle itself (with its content), so
+ * these retries only cover a worker that could not even park: the table unreachable. 12 hours leave half the
+ * stream's 24-hour retention to re-read a record from its position (docs/runbook.md).
+ */
+const STREAM_RETRY_ATTEMPTS = 50;
+const STREAM_MAX_RECORD_AGE = Duration.hours(12);
 
 /** Lambda's asynchronous retries of a failed daily run (its maximum): the run is idempotent, so a retry is safe. */
 const DAILY_RUN_RETRIES = 2;
@@ -49,29 +59,40 @@ export class WorkerFunction extends ServiceFunction {
       environment: { ...serviceEnvironment(config, dataStore), ...queueUrls, ...environment },
       timeout,
       needs: worker.needs,
+      readsTableStream: worker.trigger.kind === 'stream',
     });
     if (worker.table === 'read-write') dataStore.grantItemReadWrite(this.role);
+    // A record worker parks what it cannot handle (shared/background/define-worker.ts).
+    else if (worker.trigger.kind === 'stream' || worker.trigger.kind === 'queue') dataStore.grantParkedRecordWrites(this.role);
     for (const name of worker.sendsTo) requireQueue(queues, name).grantSendMessages(this.role);
 
     const { trigger } = worker;
     if (trigger.kind === 'stream') {
-      this.function.addEventSource(
-        new DynamoEventSource(dataStore.table, {
-          startingPosition: StartingPosition.TRIM_HORIZON,
-          batchSize: 100,
-          maxBatchingWindow: Duration.seconds(0),
-          bisectBatchOnError: true,
-          retryAttempts: 10,
-          reportBatchItemFailures: true,
-          ...(streamFailures ? { onFailure: new SqsDlq(streamFailures) } : {}),
-          filters: [
-            FilterCriteria.filter({
-              eventName: FilterRule.or(...trigger.filter.eventNames),
-              dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(trigger.filter.pkPrefix) } } },
-            }),
-          ],
-        }),
-      );
+      // The mapping by hand (with DynamoEventSource's id), not DynamoEventSource: its grant gives the table key
+      // without kms:ViaService; DataStore.grantStreamRead keeps the key usable through DynamoDB only.
+      this.function.addEventSourceMapping(`DynamoDBEventSource:${Names.nodeUniqueId(dataStore.table.node)}`, {
+        eventSourceArn: dataStore.table.tableStreamArn!,
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        maxBatchingWindow: Duration.seconds(0),
+        bisectBatchOnError: true,
+        retryAttempts: STREAM_RETRY_ATTEMPTS,
+        maxRecordAge: STREAM_MAX_RECORD_AGE,
+        reportBatchItemFailures: true,
+        ...(streamFailures ? { onFailure: new SqsDlq(streamFailures) } : {}),
+        filters: [
+          FilterCriteria.filter({
+            eventName: FilterRule.or(...trigger.filter.eventNames),
+            dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(trigger.filter.pkPrefix) } } },
+          }),
+          // `dead-letters replay` marks one of this worker's parked records: the worker runs it again.
+          FilterCriteria.filter({
+            eventName: FilterRule.or('MODIFY'),
+            dynamodb: { Keys: { pk: { S: FilterRule.beginsWith(keys.parkedRecordPrefix(id)) } }, NewImage: { replayRequestedAt: { S: FilterRule.exists() } } },
+          }),
+        ],
+      });
+      dataStore.grantStreamRead(this.role);
     }
     if (trigger.kind === 'queue') {
       const queue = requireQueue(queues, trigger.queue);

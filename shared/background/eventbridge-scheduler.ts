@@ -7,7 +7,12 @@ export interface EventBridgeSchedulerOptions {
   targetArn: string;
   /** The role EventBridge Scheduler assumes to invoke it. */
   roleArn: string;
+  /** The SQS queue (alarmed) that receives a hand-over Scheduler could not deliver after its retries. */
+  deadLetterArn: string;
 }
+
+/** Scheduler's retries of a hand-over it could not deliver (throttled, the function failing), within the hour. */
+export const HAND_OVER_RETRY_POLICY = { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 3600 };
 
 /** at(...) takes a UTC time without zone and without milliseconds. */
 export const atExpression = (ms: number): string => `at(${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)})`;
@@ -30,7 +35,14 @@ export function createEventBridgeScheduler(client: SchedulerClient, options: Eve
             ScheduleExpressionTimezone: 'UTC',
             FlexibleTimeWindow: { Mode: 'OFF' },
             ActionAfterCompletion: 'DELETE',
-            Target: { Arn: options.targetArn, RoleArn: options.roleArn, Input: JSON.stringify(payload), RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 3600 } },
+            Target: {
+              Arn: options.targetArn,
+              RoleArn: options.roleArn,
+              Input: JSON.stringify(payload),
+              RetryPolicy: HAND_OVER_RETRY_POLICY,
+              // Never silently lost: after the retries the payload lands in an alarmed queue (docs/runbook.md).
+              DeadLetterConfig: { Arn: options.deadLetterArn },
+            },
           }),
         );
       } catch (error) {

@@ -13,6 +13,7 @@ export const schedulerFromEnvironment: PartsFactory = (env) => {
       groupName: requireEnv('SCHEDULE_GROUP_NAME', env),
       targetArn: requireEnv('SCHEDULE_TARGET_ARN', env),
       roleArn: requireEnv('SCHEDULER_ROLE_ARN', env),
+      deadLetterArn: requireEnv('SCHEDULE_DEAD_LETTER_ARN', env),
     }),
   );
   return { scheduler: { schedule: async (...a) => (await scheduler()).schedule(...a), cancel: async (name) => (await scheduler()).cancel(name) } };

@@ -24,6 +24,8 @@ export const METRIC = {
   expiryLateness: 'ExpiryLatenessSeconds',
   /** Count, dimension rateClass: requests refused with 429 by the per-merchant limits. */
   rateLimitRejections: 'RateLimitRejections',
+  /** Count, dimension worker: records a worker gave up on and parked for replay (shared/background/parked-records.ts). */
+  parkedRecords: 'ParkedRecords',
 } as const;
 
 /** A gateway's answer to a charge, or `unavailable` when it gave none (connection refused, 5xx). */
@@ -43,6 +45,8 @@ export interface ServiceMetrics {
   /** A session the expiry worker closed, `latenessSeconds` after its expiresAt. */
   expiry(latenessSeconds: number): void;
   rateLimitRejection(rateClass: OperationClass): void;
+  /** A stream record or queue message a worker parked after its retries. */
+  parkedRecord(worker: string): void;
 }
 
 /**
@@ -69,11 +73,12 @@ export function emfMetrics(namespace: string): ServiceMetrics {
       emit(METRIC.expiryLateness, MetricUnit.Seconds, Math.max(0, latenessSeconds));
     },
     rateLimitRejection: (rateClass) => emit(METRIC.rateLimitRejections, MetricUnit.Count, 1, { rateClass }),
+    parkedRecord: (worker) => emit(METRIC.parkedRecords, MetricUnit.Count, 1, { worker }),
   };
 }
 
 /** Records nothing: where no namespace is configured (the sandbox, tests), metrics have nowhere to go. */
-const silentMetrics: ServiceMetrics = { charge: () => {}, webhookDelivery: () => {}, expiry: () => {}, rateLimitRejection: () => {} };
+const silentMetrics: ServiceMetrics = { charge: () => {}, webhookDelivery: () => {}, expiry: () => {}, rateLimitRejection: () => {}, parkedRecord: () => {} };
 
 /**
  * EMF metrics when the stack configured a namespace, silent otherwise.

@@ -77,6 +77,14 @@ export const keys = {
   /** A merchant's latest request to switch test mode on or off for a gateway. */
   testModeRequest: (merchantId: string, gateway: string) => ({ pk: `MERCHANT#${merchantId}`, sk: `TEST_MODE_REQUEST#${gateway}` }),
   testModeRequests: (requestedAt: string, merchantId: string, gateway: string) => ({ gsi1pk: 'TEST_MODE_REQUESTS', gsi1sk: `${requestedAt}#${merchantId}#${gateway}` }),
+  /**
+   * A record a worker could not handle after its retries, parked with its error until replayed
+   * (shared/background/parked-records.ts). The worker id leads the key, so each stream worker's event filter
+   * matches only replay requests of its own records.
+   */
+  parkedRecord: (workerId: string, recordId: string) => ({ pk: `PARKED#${workerId}#${recordId}`, sk: 'PARKED' }),
+  parkedRecordPrefix: (workerId: string) => `PARKED#${workerId}#`,
+  parkedRecords: (parkedAt: string, id: string) => ({ gsi1pk: 'PARKED_RECORDS', gsi1sk: `${parkedAt}#${id}` }),
   /** The sandbox's stand-in for EventBridge Scheduler keeps its pending schedules here, found again at start. */
   localSchedule: (name: string) => ({ pk: `LOCAL_SCHEDULE#${name}`, sk: 'LOCAL_SCHEDULE' }),
   localSchedules: (fireAt: string, name: string) => ({ gsi1pk: 'LOCAL_SCHEDULES', gsi1sk: `${fireAt}#${name}` }),

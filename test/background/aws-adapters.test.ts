@@ -41,9 +41,9 @@ describe('createSqsQueue', () => {
 describe('createEventBridgeScheduler', () => {
   const scheduler = mockClient(SchedulerClient);
   beforeEach(() => scheduler.reset());
-  const make = () => createEventBridgeScheduler(new SchedulerClient({ region: 'us-east-1' }), { groupName: 'g', targetArn: 'arn:fn', roleArn: 'arn:role' });
+  const make = () => createEventBridgeScheduler(new SchedulerClient({ region: 'us-east-1' }), { groupName: 'g', targetArn: 'arn:fn', roleArn: 'arn:role', deadLetterArn: 'arn:dlq' });
 
-  it('creates a one-time, self-deleting schedule with no flexible window', async () => {
+  it('creates a one-time, self-deleting schedule with no flexible window, retries and a dead-letter queue', async () => {
     scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn:s' });
     await make().schedule('session-expiry-cs_1', Date.parse('2026-01-01T10:03:30.750Z'), { merchantId: 'mer_1', reference: 'cs_1' });
     expect(scheduler.commandCalls(CreateScheduleCommand)[0]!.args[0].input).toMatchObject({
@@ -53,7 +53,13 @@ describe('createEventBridgeScheduler', () => {
       ScheduleExpressionTimezone: 'UTC',
       FlexibleTimeWindow: { Mode: 'OFF' },
       ActionAfterCompletion: 'DELETE',
-      Target: { Arn: 'arn:fn', RoleArn: 'arn:role', Input: '{"merchantId":"mer_1","reference":"cs_1"}' },
+      Target: {
+        Arn: 'arn:fn',
+        RoleArn: 'arn:role',
+        Input: '{"merchantId":"mer_1","reference":"cs_1"}',
+        RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 3600 },
+        DeadLetterConfig: { Arn: 'arn:dlq' },
+      },
     });
   });
 
@@ -68,9 +74,13 @@ describe('createEventBridgeScheduler', () => {
 
   it('is what schedulerFromEnvironment builds on first use, from the group, target and role variables', async () => {
     scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn:s' });
-    const env = { SCHEDULE_GROUP_NAME: 'g', SCHEDULE_TARGET_ARN: 'arn:fn', SCHEDULER_ROLE_ARN: 'arn:role' };
+    const env = { SCHEDULE_GROUP_NAME: 'g', SCHEDULE_TARGET_ARN: 'arn:fn', SCHEDULER_ROLE_ARN: 'arn:role', SCHEDULE_DEAD_LETTER_ARN: 'arn:dlq' };
     await schedulerFromEnvironment(env, {} as CoreDeps).scheduler!.schedule('session-expiry-cs_1', 0, { merchantId: 'mer_1' });
-    expect(scheduler.commandCalls(CreateScheduleCommand)[0]!.args[0].input).toMatchObject({ Name: 'session-expiry-cs_1', GroupName: 'g', Target: { Arn: 'arn:fn', RoleArn: 'arn:role' } });
+    expect(scheduler.commandCalls(CreateScheduleCommand)[0]!.args[0].input).toMatchObject({
+      Name: 'session-expiry-cs_1',
+      GroupName: 'g',
+      Target: { Arn: 'arn:fn', RoleArn: 'arn:role', DeadLetterConfig: { Arn: 'arn:dlq' } },
+    });
   });
 
   it('writes at() without milliseconds or zone', () => {

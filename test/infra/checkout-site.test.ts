@@ -99,9 +99,8 @@ describe('CheckoutSite', () => {
     });
   });
 
-  it('leaves a checkout address the stage names itself alone', () => {
-    const custom = synthesize({ checkoutBaseUrl: 'https://pagar.example.com' }).template;
-    const functions = Object.values(custom.findResources('AWS::Lambda::Function')).filter((f) => f.Properties.Handler === 'index.handler');
-    expect(functions[0]?.Properties.Environment).toBeUndefined();
+  it('feeds the checkout domain instead when the stage names one', () => {
+    const custom = synthesize({ checkoutDomain: 'pagar.example.com', checkoutCertificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0b6a7a4e-1111-4222-8333-944455556666' }).template;
+    custom.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: { CHECKOUT_BASE_URL: 'https://pagar.example.com' } } });
   });
 });

@@ -6,7 +6,7 @@ import { ITEM_READ_ACTIONS, ITEM_WRITE_ACTIONS } from '../../infra/constructs/da
 import type { WorkerFunction } from '../../infra/constructs/worker-function.ts';
 import { addPaymentsStack, type PaymentsStack } from '../../infra/stack.ts';
 import { workerIds, workers, type WorkerId } from '../../shared/workers.ts';
-import { stageContext, TEST_ENVIRONMENT } from './stage-context.ts';
+import { stageContext, SYNTH_TIMEOUT_MS, TEST_ENVIRONMENT } from './stage-context.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 interface Statement {
@@ -28,7 +28,7 @@ describe('daily workers', () => {
     // Wiring only, synthesized once: bundling the functions adds nothing to what is checked here.
     stack = addPaymentsStack(new App({ context: stageContext({ stage: 'dev' }) }));
     resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
-  });
+  }, SYNTH_TIMEOUT_MS);
   const idOf = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
   const arnOf = (construct: IConstruct) => ({ 'Fn::GetAtt': [idOf(construct), 'Arn'] });
   const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);

@@ -12,7 +12,7 @@ import type { FunctionNeed } from '../../shared/function-needs.ts';
 import { GATEWAY_URL_VARIABLES } from '../../shared/gateways/gateway-registry.ts';
 import { routeIds, routes, writesTable } from '../../shared/routes.ts';
 import { workers } from '../../shared/workers.ts';
-import { stageContext } from './stage-context.ts';
+import { PRODUCTION_DOMAINS, stageContext, SYNTH_TIMEOUT_MS, TEST_ENVIRONMENT } from './stage-context.ts';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
 interface Statement {
@@ -88,12 +88,18 @@ describe('production readiness', () => {
   let prod: CheckedStage;
   beforeAll(() => {
     dev = synthesize({ stage: 'dev' });
-    prod = synthesize({ stage: 'prod', checkoutBaseUrl: 'https://pay.example.com', alarmEmail: ALARM_EMAIL, bankDirectUrl: 'https://api.bank-direct.example/test' });
-  });
+    prod = synthesize({ stage: 'prod', ...PRODUCTION_DOMAINS, alarmEmail: ALARM_EMAIL, bankDirectUrl: 'https://api.bank-direct.example/test' });
+  }, SYNTH_TIMEOUT_MS);
 
   describe('cdk-nag AwsSolutions', () => {
     it.each(['dev', 'prod'])('finds nothing unsuppressed in the %s stage', (stage) => {
       expect((stage === 'dev' ? dev : prod).nagFindings).toEqual([]);
+    });
+
+    it('suppresses CFR4 (no minimum TLS version) only where the checkout has no domain of its own, never in production', () => {
+      const cfr4 = (stage: CheckedStage) => JSON.stringify(stage.resources[stage.idOf(stage.stack.checkoutSite.distribution)]).includes('AwsSolutions-CFR4');
+      expect(cfr4(dev)).toBe(true);
+      expect(cfr4(prod)).toBe(false);
     });
 
     it('justifies every suppression in words', () => {
@@ -155,6 +161,27 @@ describe('production readiness', () => {
       expect(users.map((fn) => fn.node.id)).toEqual(['createCheckoutCharge']);
       expect(dev.actionsOn(users[0]!, dev.stack.keys.fingerprints)).toEqual(['kms:GenerateMac']);
       expect(dev.environmentOf(users[0]!).FINGERPRINT_KMS_KEY_ID).toEqual({ 'Fn::GetAtt': [dev.idOf(dev.stack.keys.fingerprints), 'Arn'] });
+    });
+
+    it('let every function, stream consumers included, use the table key only through DynamoDB', () => {
+      const viaDynamoDb = { StringEquals: { 'kms:ViaService': `dynamodb.${TEST_ENVIRONMENT.region}.amazonaws.com` } };
+      const streamConsumers = dev.functions().filter((fn) => (workers as Record<string, { trigger: { kind: string } }>)[fn.node.id]?.trigger.kind === 'stream');
+      expect(streamConsumers.map((fn) => fn.node.id).sort()).toEqual(['dispatchWebhooks', 'planSessionExpiry']);
+      const tableKey = JSON.stringify({ 'Fn::GetAtt': [dev.idOf(dev.stack.dataStore.key), 'Arn'] });
+      for (const fn of dev.functions()) {
+        const onKey = dev.statementsOf(fn).filter((s) => JSON.stringify(s.Resource).includes(tableKey));
+        for (const statement of onKey) expect(statement.Condition, fn.node.id).toEqual(viaDynamoDb);
+      }
+      for (const fn of streamConsumers) expect(dev.actionsOn(fn, dev.stack.dataStore.key), fn.node.id).toContain('kms:Decrypt');
+    });
+
+    it('name in the wildcard suppression every action a function holds on *', () => {
+      for (const fn of dev.functions()) {
+        const onAnything = dev.statementsOf(fn).filter((s) => s.Resource === '*').flatMap((s) => [s.Action].flat());
+        const suppressions = (dev.resources[dev.idOf(fn.role)] as { Metadata?: { cdk_nag?: { rules_to_suppress: { id: string; reason: string; applies_to?: unknown[] }[] } } }).Metadata?.cdk_nag?.rules_to_suppress ?? [];
+        const reason = suppressions.find((r) => r.id === 'AwsSolutions-IAM5' && r.applies_to?.includes('Resource::*'))?.reason ?? '';
+        for (const action of onAnything) expect(reason, `${fn.node.id}: ${action}`).toContain(action.split(':')[1]!);
+      }
     });
 
     it('give read-only routes no key but the table key through DynamoDB, and no queue', () => {
@@ -264,7 +291,7 @@ describe('production readiness', () => {
     it('pages one SNS topic (TLS only) from every alarm, on alarm and on recovery', () => {
       const topicId = dev.idOf(dev.stack.monitoring.topic);
       const alarms = alarmsBy(dev);
-      expect(alarms.length).toBe(7);
+      expect(alarms.length).toBe(9);
       for (const alarm of alarms) {
         expect(alarm.AlarmActions, alarm.AlarmDescription).toEqual([{ Ref: topicId }]);
         expect(alarm.OKActions, alarm.AlarmDescription).toEqual([{ Ref: topicId }]);
@@ -281,7 +308,13 @@ describe('production readiness', () => {
       expect(expressions).toContainEqual(expect.stringMatching(/FILL\(failed, 0\) \+ FILL\(unknown, 0\) \+ FILL\(unavailable, 0\)/));
       expect(alarms).toContainEqual(expect.objectContaining({ MetricName: 'Latency', ExtendedStatistic: 'p99', Namespace: 'AWS/ApiGateway' }));
       expect(alarms).toContainEqual(expect.objectContaining({ MetricName: 'ExpiryLatenessSeconds', Namespace: 'svc-payments/dev', Statistic: 'Maximum' }));
-      expect(alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(3); // the two work queues and the daily card-verification run
+      // The two work queues, the per-session schedules and the daily card-verification run.
+      expect(alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(4);
+      // Records parked by any stream or queue worker.
+      const parked = alarms.find((a) => JSON.stringify(a.Metrics ?? []).includes('"ParkedRecords"'));
+      expect(parked).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+      const parkedWorkers = (parked!.Metrics as { MetricStat?: { Metric: { Dimensions: { Name: string; Value: string }[] } } }[]).flatMap((m) => m.MetricStat?.Metric.Dimensions.filter((d) => d.Name === 'worker').map((d) => d.Value) ?? []);
+      expect(parkedWorkers.sort()).toEqual(['dispatchWebhooks', 'expireSessions', 'planSessionExpiry', 'sendWebhooks']);
     });
 
     it('subscribes the on-call address from context, and none without one', () => {
@@ -318,7 +351,8 @@ describe('production readiness', () => {
         expect(stage.json).not.toMatch(/whsec_[A-Za-z0-9]/);
         expect(stage.json).not.toMatch(/-----BEGIN [A-Z ]*PRIVATE KEY-----/);
         expect(stage.json).not.toMatch(/\b(AKIA|ASIA)[0-9A-Z]{16}\b/);
-        expect(stage.json).not.toMatch(/"[^"]*(password|passwd|secret|token|credential|apikey|api_key)[^"]*"\s*:\s*"(?!arn:)[^"{]{6,}"/i);
+        // Not ARNs, nor time units (Cognito's TokenValidityUnits: "AccessToken": "minutes").
+        expect(stage.json).not.toMatch(/"[^"]*(password|passwd|secret|token|credential|apikey|api_key)[^"]*"\s*:\s*"(?!arn:)(?!(seconds|minutes|hours|days)")[^"{]{6,}"/i);
         for (const fn of stage.functions()) {
           for (const [name, value] of Object.entries(stage.environmentOf(fn))) {
             // A variable about a secret may only point at where it is kept (a key ARN reference), never hold it.

@@ -10,7 +10,7 @@ import { errorBody } from '../../shared/http/response.ts';
 import { routeIds, routes, writesTable, type RouteId } from '../../shared/routes.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { tableDefinition } from '../../shared/store/table-definition.ts';
-import { stageContext, TEST_ENVIRONMENT } from './stage-context.ts';
+import { PRODUCTION_DOMAINS, stageContext, SYNTH_TIMEOUT_MS, TEST_ENVIRONMENT } from './stage-context.ts';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 interface Statement {
@@ -95,10 +95,17 @@ describe('PaymentsStack', () => {
   let dev: SynthesizedStack;
   beforeAll(() => {
     dev = synthesize({ stage: 'dev' });
-  });
+  }, SYNTH_TIMEOUT_MS);
 
   it('names the stack after the stage', () => {
     expect(dev.stack.stackName).toBe('svc-payments-dev');
+  });
+
+  it('keeps the default domains without custom ones: no alias, no certificate, no API domain', () => {
+    const [, distribution] = dev.of(dev.stack.checkoutSite.distribution);
+    expect(distribution.Properties.DistributionConfig.Aliases).toBeUndefined();
+    expect(dev.ofType('AWS::CertificateManager::Certificate')).toEqual([]);
+    expect(dev.ofType('AWS::ApiGateway::DomainName')).toEqual([]);
   });
 
   describe('account and region', () => {
@@ -191,7 +198,7 @@ describe('PaymentsStack', () => {
         const [, fn] = dev.functionOf(routeId);
         const environment = fn.Properties.Environment.Variables as Record<string, unknown>;
         expect(environment).toMatchObject({ TABLE_NAME: { Ref: tableId }, POWERTOOLS_SERVICE_NAME: 'svc-payments', NODE_OPTIONS: '--enable-source-maps' });
-        // Without -c checkoutBaseUrl the checkout site construct supplies its own address.
+        // Without -c checkoutDomain the checkout site construct supplies its distribution's address.
         expect(environment.CHECKOUT_BASE_URL).toBeDefined();
         // Deploy-time references stand in as strings: what matters is that every variable the config needs is set.
         const asDeployed = Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, typeof v === 'string' ? v : 'resolved-at-deploy']));
@@ -408,8 +415,8 @@ describe('PaymentsStack', () => {
 describe('PaymentsStack in production', () => {
   let prod: SynthesizedStack;
   beforeAll(() => {
-    prod = synthesize({ stage: 'prod', checkoutBaseUrl: 'https://pay.example.com/' });
-  });
+    prod = synthesize({ stage: 'prod', ...PRODUCTION_DOMAINS });
+  }, SYNTH_TIMEOUT_MS);
 
   it('protects the table from deletion and retains it, its key and every log group', () => {
     expect(prod.stack.stackName).toBe('svc-payments-prod');
@@ -429,8 +436,50 @@ describe('PaymentsStack in production', () => {
     expect(prod.stack.terminationProtection).toBe(true);
   });
 
-  it('builds checkout links from the configured base URL', () => {
+  it('builds checkout links on the checkout domain', () => {
     const [, fn] = prod.functionOf('createSession');
     expect(fn.Properties.Environment.Variables.CHECKOUT_BASE_URL).toBe('https://pay.example.com');
+  });
+
+  it('serves the checkout on its domain: CloudFront alias, the us-east-1 certificate, TLSv1.2_2021, alias records', () => {
+    const [distributionId, distribution] = prod.of(prod.stack.checkoutSite.distribution);
+    expect(distribution.Properties.DistributionConfig.Aliases).toEqual(['pay.example.com']);
+    expect(distribution.Properties.DistributionConfig.ViewerCertificate).toEqual({
+      AcmCertificateArn: PRODUCTION_DOMAINS.checkoutCertificateArn,
+      MinimumProtocolVersion: 'TLSv1.2_2021',
+      SslSupportMethod: 'sni-only',
+    });
+    const records = prod.ofType('AWS::Route53::RecordSet').filter(([, r]) => r.Properties.Name === 'pay.example.com.');
+    expect(records.map(([, r]) => r.Properties.Type).sort()).toEqual(['A', 'AAAA']);
+    for (const [, record] of records) {
+      expect(record.Properties.HostedZoneId).toBe(PRODUCTION_DOMAINS.hostedZoneId);
+      expect(record.Properties.AliasTarget.DNSName).toEqual({ 'Fn::GetAtt': [distributionId, 'DomainName'] });
+    }
+  });
+
+  it('serves the API on its domain: a regional custom domain with a DNS-validated certificate, mapped to the stage', () => {
+    const [domainId, domain] = prod.only('AWS::ApiGateway::DomainName');
+    expect(domain.Properties).toMatchObject({ DomainName: 'api.pay.example.com', EndpointConfiguration: { Types: ['REGIONAL'] }, SecurityPolicy: 'SecurityPolicy_TLS13_1_2_PFS_PQ_2025_09' });
+    const [certificateId, certificate] = prod.only('AWS::CertificateManager::Certificate');
+    expect(domain.Properties.RegionalCertificateArn).toEqual({ Ref: certificateId });
+    expect(certificate.Properties).toMatchObject({ DomainName: 'api.pay.example.com', ValidationMethod: 'DNS', DomainValidationOptions: [{ DomainName: 'api.pay.example.com', HostedZoneId: PRODUCTION_DOMAINS.hostedZoneId }] });
+    const [, mapping] = prod.only('AWS::ApiGateway::BasePathMapping');
+    expect(mapping.Properties).toEqual({ DomainName: { Ref: domainId }, RestApiId: { Ref: prod.of(prod.stack.api.restApi)[0] }, Stage: { Ref: prod.of(prod.stack.api.restApi.deploymentStage)[0] } });
+    const [[, record]] = prod.ofType('AWS::Route53::RecordSet').filter(([, r]) => r.Properties.Name === 'api.pay.example.com.') as [[string, Resource]];
+    expect(record.Properties).toMatchObject({ Type: 'A', AliasTarget: { DNSName: { 'Fn::GetAtt': [domainId, 'RegionalDomainName'] } } });
+    expect(prod.template.toJSON().Outputs.ApiUrl.Value).toEqual({ 'Fn::Join': ['', ['https://', { Ref: domainId }, '/']] });
+  });
+
+  it('refuses to synthesize without its domains, naming the context keys', () => {
+    expect(() => synthesize({ stage: 'prod' })).toThrow(/-c checkoutDomain=.*-c checkoutCertificateArn=.*-c hostedZoneId=/);
+    expect(() => synthesize({ stage: 'prod', checkoutDomain: 'pay.example.com', checkoutCertificateArn: PRODUCTION_DOMAINS.checkoutCertificateArn })).toThrow(/-c apiDomain=/);
+  });
+
+  it('creates the checkout certificate in a hosted zone only in us-east-1, where CloudFront reads it', () => {
+    const { checkoutCertificateArn: _, ...zoneOnly } = PRODUCTION_DOMAINS;
+    expect(() => synthesize({ stage: 'prod', ...zoneOnly })).toThrow(/us-east-1.*checkoutCertificateArn/);
+    const inUsEast1 = synthesize({ stage: 'prod', ...zoneOnly, region: 'us-east-1' });
+    const certificates = inUsEast1.ofType('AWS::CertificateManager::Certificate').map(([, c]) => c.Properties.DomainName).sort();
+    expect(certificates).toEqual(['api.pay.example.com', 'pay.example.com']);
   });
 });

@@ -1,6 +1,7 @@
 import { App, RemovalPolicy } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CHECKOUT_BASE_URL, DEFAULT_WAF_RATE_LIMIT_PER_IP, gatewayUrlParameterName, readStageConfig, readStageEnvironment, stackNameFor } from '../../infra/stage-config.ts';
+import { PRODUCTION_DOMAINS } from './stage-context.ts';
 
 const configFrom = (context: Record<string, unknown>) => readStageConfig(new App({ context }).node);
 
@@ -17,10 +18,27 @@ describe('readStageConfig', () => {
     expect(stackNameFor(config.stage)).toBe('svc-payments-dev');
   });
 
-  it('treats prod as production: retained resources, and a checkout URL it must be given', () => {
-    expect(() => configFrom({ stage: 'prod' })).toThrow(/checkoutBaseUrl/);
-    const config = configFrom({ stage: 'prod', checkoutBaseUrl: 'https://pay.example.com' });
-    expect(config).toMatchObject({ production: true, removalPolicy: RemovalPolicy.RETAIN, checkoutBaseUrl: 'https://pay.example.com' });
+  it('treats prod as production: retained resources, and custom domains it must be given', () => {
+    expect(() => configFrom({ stage: 'prod' })).toThrow(/-c checkoutDomain=<name> with -c checkoutCertificateArn=<ACM ARN> or -c hostedZoneId=<id> -c hostedZoneName=<zone>/);
+    const config = configFrom({ stage: 'prod', ...PRODUCTION_DOMAINS });
+    expect(config).toMatchObject({
+      production: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      checkoutBaseUrl: 'https://pay.example.com',
+      checkoutDomain: { name: 'pay.example.com', certificateArn: PRODUCTION_DOMAINS.checkoutCertificateArn },
+      apiDomain: { name: 'api.pay.example.com' },
+      hostedZone: { id: PRODUCTION_DOMAINS.hostedZoneId, name: 'pay.example.com' },
+    });
+  });
+
+  it('checks the domains: a certificate source for each, the checkout one in us-east-1, names inside the zone', () => {
+    expect(() => configFrom({ checkoutDomain: 'pay.example.com' })).toThrow(/checkoutCertificateArn.*hostedZoneId/);
+    expect(() => configFrom({ checkoutDomain: 'pay.example.com', checkoutCertificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0b6a7a4e-1111-4222-8333-944455556666' })).toThrow(/us-east-1/);
+    expect(() => configFrom({ apiDomain: 'api.other.example', hostedZoneId: 'Z1', hostedZoneName: 'pay.example.com' })).toThrow(/not in the hosted zone/);
+    expect(() => configFrom({ hostedZoneId: 'Z1' })).toThrow(/hostedZoneName/);
+    expect(() => configFrom({ apiDomain: 'not a domain', hostedZoneId: 'Z1', hostedZoneName: 'pay.example.com' })).toThrow(/apiDomain/);
+    expect(() => configFrom({ checkoutBaseUrl: 'https://pay.example.com' })).toThrow(/checkoutDomain/);
+    expect(configFrom({ apiDomain: 'api.pay.example.com', hostedZoneId: 'Z1', hostedZoneName: 'pay.example.com.' })).toMatchObject({ apiDomain: { name: 'api.pay.example.com' }, checkoutDomain: undefined });
   });
 
   it('reads throttling limits given as strings on the command line', () => {
@@ -35,9 +53,8 @@ describe('readStageConfig', () => {
     expect(() => configFrom({ cardProcessorUrl: 'http://processor.example' })).toThrow(/cardProcessorUrl.*https/);
   });
 
-  it('refuses a stage name API Gateway and CloudFormation would not take, a non-https checkout URL and a bad limit', () => {
+  it('refuses a stage name API Gateway and CloudFormation would not take, and a bad limit', () => {
     expect(() => configFrom({ stage: 'Prod_1' })).toThrow(/stage/);
-    expect(() => configFrom({ checkoutBaseUrl: 'http://pay.example.com' })).toThrow(/https/);
     expect(() => configFrom({ apiThrottleRateLimit: 'fast' })).toThrow(/apiThrottleRateLimit/);
   });
 });

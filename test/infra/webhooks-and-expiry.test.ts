@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addPaymentsStack } from '../../infra/stack.ts';
 import { queues } from '../../shared/workers.ts';
 import { MAX_ATTEMPTS } from '../../shared/webhooks/retry-schedule.ts';
-import { stageContext } from './stage-context.ts';
+import { stageContext, SYNTH_TIMEOUT_MS } from './stage-context.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -15,7 +15,7 @@ describe('webhook and expiry constructs', () => {
     // Wiring only: bundling the functions adds nothing to what is checked here.
     template = Template.fromStack(addPaymentsStack(new App({ context: stageContext({ stage: 'dev' }) })));
     resources = template.toJSON().Resources as Record<string, Resource>;
-  });
+  }, SYNTH_TIMEOUT_MS);
   const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
   const functionWithEntry = (description: string) => ofType('AWS::Lambda::Function').find(([, r]) => String(r.Properties.Description).startsWith(description));
 
@@ -26,7 +26,7 @@ describe('webhook and expiry constructs', () => {
     });
     template.hasResourceProperties('AWS::SQS::Queue', { RedrivePolicy: { maxReceiveCount: queues.sessionExpiry.maxReceiveCount, deadLetterTargetArn: Match.anyValue() } });
     const alarms = ofType('AWS::CloudWatch::Alarm').filter(([, r]) => r.Properties.MetricName === 'ApproximateNumberOfMessagesVisible');
-    expect(alarms).toHaveLength(3); // the two work queues and the daily card-verification run
+    expect(alarms).toHaveLength(4); // the two work queues, the per-session schedules and the daily card-verification run
     for (const [, alarm] of alarms) expect(alarm.Properties).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
   });
 
@@ -37,8 +37,33 @@ describe('webhook and expiry constructs', () => {
     const patterns = streams.map((m) => JSON.parse(m.FilterCriteria.Filters[0].Pattern));
     expect(patterns).toContainEqual({ eventName: ['INSERT'], dynamodb: { Keys: { pk: { S: [{ prefix: 'EVENT#' }] } } } });
     expect(patterns).toContainEqual({ eventName: ['INSERT', 'MODIFY'], dynamodb: { Keys: { pk: { S: [{ prefix: 'SESSION#' }] } } } });
+    // And each worker's own parked records, when `dead-letters replay` marks one.
+    const replays = streams.map((m) => JSON.parse(m.FilterCriteria.Filters[1].Pattern));
+    for (const worker of ['dispatchWebhooks', 'planSessionExpiry']) {
+      expect(replays).toContainEqual({ eventName: ['MODIFY'], dynamodb: { Keys: { pk: { S: [{ prefix: `PARKED#${worker}#` }] } }, NewImage: { replayRequestedAt: { S: [{ exists: true }] } } } });
+    }
     expect(mappings).toHaveLength(4);
     for (const mapping of mappings) expect(mapping.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+  });
+
+  it('retries a failing stream batch a bounded number of times, then sends its position to an alarmed queue', () => {
+    const streams = ofType('AWS::Lambda::EventSourceMapping').filter(([, r]) => r.Properties.StartingPosition === 'TRIM_HORIZON');
+    const alarmedQueues = ofType('AWS::CloudWatch::Alarm').flatMap(([, a]) => (a.Properties.Dimensions as { Value: { 'Fn::GetAtt'?: [string] } }[] | undefined)?.map((d) => d.Value['Fn::GetAtt']?.[0]) ?? []);
+    for (const [id, mapping] of streams) {
+      expect(mapping.Properties, id).toMatchObject({ BisectBatchOnFunctionError: true, MaximumRetryAttempts: 50, MaximumRecordAgeInSeconds: 12 * 3600 });
+      const onFailure = mapping.Properties.DestinationConfig.OnFailure.Destination as { 'Fn::GetAtt': [string, string] };
+      expect(alarmedQueues, id).toContain(onFailure['Fn::GetAtt'][0]);
+    }
+  });
+
+  it('lets the planner, which writes no other item, park records: PARKED# items only', () => {
+    const roleId = functionWithEntry('planSessionExpiry')![1].Properties.Role['Fn::GetAtt'][0] as string;
+    const statements = ofType('AWS::IAM::Policy')
+      .filter(([, r]) => JSON.stringify(r.Properties.Roles).includes(roleId))
+      .flatMap(([, r]) => r.Properties.PolicyDocument.Statement as { Action: string | string[]; Condition?: unknown }[]);
+    const writes = statements.filter((s) => [s.Action].flat().includes('dynamodb:PutItem'));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['PARKED#*'] } });
   });
 
   it('lets the scheduler role invoke only the hand-over, and the planner manage schedules of its group', () => {
@@ -48,13 +73,30 @@ describe('webhook and expiry constructs', () => {
       SCHEDULE_GROUP_NAME: expect.anything(),
       SCHEDULE_TARGET_ARN: expect.anything(),
       SCHEDULER_ROLE_ARN: expect.anything(),
+      SCHEDULE_DEAD_LETTER_ARN: expect.anything(),
       SESSION_EXPIRY_QUEUE_URL: expect.anything(),
     });
     const schedulerRole = ofType('AWS::IAM::Role').find(([, r]) => JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('scheduler.amazonaws.com'));
     expect(schedulerRole).toBeDefined();
     const policies = ofType('AWS::IAM::Policy').filter(([, r]) => JSON.stringify(r.Properties.Roles).includes(schedulerRole![0]));
     const actions = policies.flatMap(([, r]) => r.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()));
-    expect(actions).toEqual(['lambda:InvokeFunction']);
+    expect(actions.filter((a: string) => !a.startsWith('sqs:'))).toEqual(['lambda:InvokeFunction']);
+  });
+
+  it("gives the per-session schedules an alarmed dead-letter queue the scheduler role may send to, and pages on it", () => {
+    const planner = functionWithEntry('planSessionExpiry')!;
+    const deadLetters = planner[1].Properties.Environment.Variables.SCHEDULE_DEAD_LETTER_ARN as { 'Fn::GetAtt': [string, string] };
+    const queueId = deadLetters['Fn::GetAtt'][0];
+    expect(resources[queueId]!.Type).toBe('AWS::SQS::Queue');
+    const schedulerRole = ofType('AWS::IAM::Role').find(([, r]) => JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('scheduler.amazonaws.com') && JSON.stringify(r.Properties.Description).includes('session expiry'))!;
+    const sends = ofType('AWS::IAM::Policy')
+      .filter(([, r]) => JSON.stringify(r.Properties.Roles).includes(schedulerRole[0]))
+      .flatMap(([, r]) => r.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+      .filter((s) => [s.Action].flat().includes('sqs:SendMessage'));
+    expect(sends.map((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [queueId, 'Arn'] }]);
+    const [, alarm] = ofType('AWS::CloudWatch::Alarm').find(([, a]) => JSON.stringify(a.Properties.Dimensions).includes(queueId))!;
+    expect(alarm.Properties.AlarmActions).toHaveLength(1);
+    expect(alarm.Properties.Threshold).toBe(1);
   });
 
   it('gives table item access only to the workers that read or write items', () => {
@@ -66,7 +108,7 @@ describe('webhook and expiry constructs', () => {
         .filter((action: string) => ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'].includes(action));
     };
     expect(dynamoActionsOf('handOverSessionExpiry')).toEqual([]);
-    expect(dynamoActionsOf('planSessionExpiry')).toEqual([]);
+    expect(dynamoActionsOf('planSessionExpiry')).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']); // PARKED# only (below)
     expect(dynamoActionsOf('sendWebhooks')).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem']));
   });
 

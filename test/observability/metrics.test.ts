@@ -56,7 +56,7 @@ describe('emfMetrics', () => {
 
 describe('countedGateway', () => {
   const recorded: [string, string][] = [];
-  const metrics: ServiceMetrics = { charge: (outcome, gateway) => recorded.push([outcome, gateway]), webhookDelivery: () => {}, expiry: () => {}, rateLimitRejection: () => {} };
+  const metrics: ServiceMetrics = { charge: (outcome, gateway) => recorded.push([outcome, gateway]), webhookDelivery: () => {}, expiry: () => {}, rateLimitRejection: () => {}, parkedRecord: () => {} };
   const bank = (charge: PaymentGateway['charge']): PaymentGateway => ({
     id: 'bank_otp',
     charge,
