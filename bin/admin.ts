@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { AdminError } from '../shared/admin/errors.ts';
+import { replayParkedRecord } from '../shared/admin/dead-letters.ts';
+import { createParkedRecords, type ParkedRecords } from '../shared/background/parked-records.ts';
 import { ApiError } from '../shared/errors.ts';
 import { loadBankCredentials } from '../shared/admin/bank-credentials.ts';
 import { listKeys, revokeKey, rotateKey } from '../shared/admin/key-admin.ts';
@@ -48,6 +50,8 @@ Commands:
   keys list --merchant <id>
   test-mode --merchant <id> --gateway ${GATEWAY_IDS.join('|')} (--on | --off)
   credentials load --merchant <id> --gateway ${GATEWAY_IDS.join('|')} --file <credentials.json>
+  dead-letters list
+  dead-letters replay --id <id>
   limits set --merchant <id> --class ${OPERATION_CLASSES.join('|')} --per-minute <n> --per-day <n>
   users create --merchant <id> --email <email> --role ${ROLES.join('|')}
   test-mode requests
@@ -76,6 +80,9 @@ interface Target {
   /** Dashboard users and their sign-in (Cognito with --aws, the sandbox's own without); built on use. */
   dashboardUsers(): { users: UserStore; userDirectory: UserDirectory };
   testModeRequests: TestModeRequestStore;
+  parkedRecords: ParkedRecords;
+  /** With --aws: a parked queue message is sent back to its SQS queue. */
+  sendToQueue?: (queueUrl: string, body: string) => Promise<void>;
   where: string;
   close(): void;
 }
@@ -274,6 +281,32 @@ const commands: Record<string, Command> = {
       };
     },
   },
+  'dead-letters list': {
+    synopsis: 'dead-letters list',
+    options: {},
+    async run(_values, { parkedRecords }) {
+      const parked = await parkedRecords.list();
+      return {
+        json: { parked: parked.map(({ record: _record, ...entry }) => entry) },
+        text: parked.length
+          ? parked.map((p) => `  ${p.parkedAt}  ${p.id}  ${p.attempts} tries  ${p.error.name}: ${p.error.message}`).join('\n') + '\nReplay one, once its cause is fixed: dead-letters replay --id <id>'
+          : 'No parked records.',
+      };
+    },
+  },
+  'dead-letters replay': {
+    synopsis: 'dead-letters replay --id <id>',
+    options: { id: { type: 'string' } },
+    async run(values, { parkedRecords, sendToQueue }) {
+      const id = text(values, 'id');
+      const { outcome, record } = await replayParkedRecord(parkedRecords, id, { sendToQueue, now: Date.now });
+      if (outcome === 'failed-again') throw new AdminError(`Replay of ${id} failed again (${record.attempts} tries): ${record.error.name}: ${record.error.message}. It stays parked.`);
+      return {
+        json: { id, outcome },
+        text: outcome === 'queued' ? `Parked message ${id} is back on its queue; its worker runs it as any other message.` : `Parked record ${id} was replayed successfully and removed.`,
+      };
+    },
+  },
   'test-mode approve': decideCommand(true),
   'test-mode refuse': decideCommand(false),
 };
@@ -340,6 +373,11 @@ function openTarget(aws: boolean): Target {
         userDirectory: createCognitoUserDirectory({ userPoolId: requireEnv('USER_POOL_ID'), clientId: requireEnv('USER_POOL_CLIENT_ID') }),
       }),
       testModeRequests: createTestModeRequestStore(db, tableName),
+      parkedRecords: createParkedRecords(db, tableName),
+      sendToQueue: async (queueUrl, body) => {
+        const { SQSClient, SendMessageCommand } = await import('@aws-sdk/client-sqs');
+        await new SQSClient({ region }).send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
+      },
       where: `table ${tableName} in ${region}`,
       close: () => db.destroy(),
     };
@@ -354,6 +392,7 @@ function openTarget(aws: boolean): Target {
       userDirectory: sandboxUserDirectory({ db, tableName: env.tableName, keyDir: env.keyDir, clock: systemClock }),
     }),
     testModeRequests: createTestModeRequestStore(db, env.tableName),
+    parkedRecords: createParkedRecords(db, env.tableName),
     where: `table ${env.tableName} at ${env.dynamoEndpoint} (is the sandbox running? \`npm start\`)`,
     close: () => db.destroy(),
   };

@@ -2,7 +2,8 @@ import type { DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, S
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Deps } from '../../shared/deps.ts';
-import { workers, type QueueName, type StreamFilter, type WorkerDefinition } from '../../shared/workers.ts';
+import { createParkedRecords, replayRequestOf } from '../../shared/background/parked-records.ts';
+import { workers, type QueueName, type StreamFilter, type WorkerDefinition, type WorkerId } from '../../shared/workers.ts';
 import { ConsumerLoop, type ConsumerLoopOptions } from './consumer-loop.ts';
 import type { LocalQueue } from './local-queue.ts';
 import type { LocalScheduler } from './local-scheduler.ts';
@@ -17,9 +18,15 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
  */
 const FIRST_IDLE_POLL_MS = 25;
 const IDLE_POLL_MS = 250;
-/** A stream record whose worker failed is retried this long after, up to MAX_STREAM_RETRIES times, then logged and dropped. */
+/**
+ * A stream record a worker reported failed is retried this long after. The workers park what they cannot handle
+ * themselves (shared/background/parked-records.ts), so a failure reported here is one that could not even be parked
+ * (DynamoDB Local unreachable): it is kept, never dropped, and tried again every STUCK_RETRY_MS once
+ * MAX_STREAM_RETRIES quick tries are spent (drain() then leaves it to the background).
+ */
 const STREAM_RETRY_MS = 200;
 const MAX_STREAM_RETRIES = 5;
+const STUCK_RETRY_MS = 5_000;
 /** How often the runner looks whether the sandbox clock jumped past a timer (POST /__sandbox/clock): a memory read. */
 const CLOCK_CHECK_MS = 50;
 /** Batches of one queue handled at once: Lambda's SQS poller starts with five. */
@@ -53,6 +60,26 @@ const matches = (filter: StreamFilter, record: DynamoDBRecord) =>
 
 const merchantOf = (record: DynamoDBRecord) => record.dynamodb?.NewImage?.merchantId?.S;
 
+/** A worker's own records: its trigger's filter, or a replay request of one of its parked records. */
+const isFor = (worker: Built, record: DynamoDBRecord) =>
+  worker.definition.trigger.kind === 'stream' && (matches(worker.definition.trigger.filter, record) || replayRequestOf(worker.id as WorkerId, record) !== null);
+
+/**
+ * A replay request of a parked queue message (`dead-letters replay`): the message goes back on its queue, as SQS's
+ * redrive to the source queue would, claimed first so that one sandbox of several on the table sends it once.
+ */
+async function replayQueueMessage(deps: Deps, worker: Built, record: DynamoDBRecord): Promise<boolean> {
+  const replay = replayRequestOf(worker.id as WorkerId, record);
+  const { trigger } = worker.definition;
+  if (!replay || trigger.kind !== 'queue') return false;
+  const parked = createParkedRecords(deps.db, deps.config.tableName);
+  if (!(await parked.claimReplay(replay.id, replay.requestedAt))) return true;
+  await deps.queues[trigger.queue].send(JSON.parse((replay.inner as SQSRecord).body));
+  await parked.remove(replay.id);
+  deps.logger.info('Parked message queued again', { parkedId: replay.id, queue: trigger.queue });
+  return true;
+}
+
 type Built = { id: string; definition: WorkerDefinition; invoke: Invoke };
 
 /** The first moment after `from` at hourUtc:00 UTC. */
@@ -74,40 +101,44 @@ type Loop = (run: ConsumerLoopOptions['run'], nextDueAt?: () => number | undefin
 function streamConsumer(deps: Deps, local: LocalBackground, built: Built[], loop: Loop): ConsumerLoop {
   const retries = new Map<DynamoDBRecord, number>();
   let retryAt = 0;
+  let stuckRetryAt = 0;
   let idlePollMs = FIRST_IDLE_POLL_MS;
   const runWorker = async (worker: Built, mine: DynamoDBRecord[], retried: Map<DynamoDBRecord, number>) => {
-    const { trigger } = worker.definition;
-    const batch = trigger.kind === 'stream' ? mine.filter((r) => matches(trigger.filter, r)) : [];
+    const batch = mine.filter((r) => isFor(worker, r));
     if (batch.length === 0) return;
     const result = (await worker.invoke({ Records: batch } satisfies DynamoDBStreamEvent)) as { batchItemFailures?: { itemIdentifier: string }[] };
     for (const failure of result.batchItemFailures ?? []) {
       const record = batch.find((r) => r.dynamodb?.SequenceNumber === failure.itemIdentifier);
       if (!record) continue;
       const count = (retried.get(record) ?? 0) + 1;
-      if (count > MAX_STREAM_RETRIES) {
-        deps.logger.error('Stream record dropped after retries', { worker: worker.id, sequenceNumber: failure.itemIdentifier });
-      } else {
-        retries.set(record, count);
-        retryAt = Date.now() + STREAM_RETRY_MS;
-      }
+      retries.set(record, count);
+      retryAt = Date.now() + STREAM_RETRY_MS;
+      if (count === MAX_STREAM_RETRIES) deps.logger.error('Stream record could not be handled nor parked; kept and retried', { worker: worker.id, sequenceNumber: failure.itemIdentifier });
     }
   };
   return loop(async (draining) => {
-    // drain() retries at once; the background waits STREAM_RETRY_MS between tries, so a short outage does not use them all up.
-    const retried = draining || Date.now() >= retryAt ? new Map(retries) : new Map<DynamoDBRecord, number>();
+    // drain() retries at once; the background waits STREAM_RETRY_MS between tries, so a short outage does not use them
+    // all up. A record past its quick tries waits STUCK_RETRY_MS, and never holds drain() up.
+    const due = draining || Date.now() >= retryAt;
+    const stuckDue = !draining && Date.now() >= stuckRetryAt;
+    const retried = new Map([...retries].filter(([, count]) => (count < MAX_STREAM_RETRIES ? due : stuckDue)));
+    if ([...retried.values()].some((count) => count >= MAX_STREAM_RETRIES)) stuckRetryAt = Date.now() + STUCK_RETRY_MS;
     for (const record of retried.keys()) retries.delete(record);
     const records = [...(await local.streams.poll()), ...retried.keys()];
     const mine = records.filter((r) => {
       const merchantId = merchantOf(r);
-      return merchantId !== undefined && local.owns(merchantId);
+      // A parked queue message names no merchant: its replay is claimed by one sandbox (replayQueueMessage).
+      return (merchantId !== undefined && local.owns(merchantId)) || built.some((w) => replayRequestOf(w.id as WorkerId, r) !== null);
     });
+    for (const record of mine) for (const worker of built) await replayQueueMessage(deps, worker, record);
     await Promise.all(built.filter((w) => w.definition.trigger.kind === 'stream').map((w) => runWorker(w, mine, retried)));
     await local.streams.commit(retries.keys());
     if (mine.length > 0) {
       idlePollMs = FIRST_IDLE_POLL_MS;
       return { worked: true };
     }
-    const againInMs = retries.size > 0 ? Math.min(idlePollMs, Math.max(0, retryAt - Date.now())) : idlePollMs;
+    const nextRetry = [...retries.values()].some((count) => count < MAX_STREAM_RETRIES) ? retryAt : stuckRetryAt;
+    const againInMs = retries.size > 0 ? Math.min(idlePollMs, Math.max(0, nextRetry - Date.now())) : idlePollMs;
     idlePollMs = Math.min(IDLE_POLL_MS, idlePollMs * 2);
     return { worked: false, againInMs };
   });

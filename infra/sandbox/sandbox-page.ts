@@ -11,6 +11,7 @@ import type { Mode } from '../../shared/domain/session-state.ts';
 import { toMerchantTransaction } from '../../shared/domain/transaction.ts';
 import { toDeliveryResource } from '../../shared/webhooks/delivery.ts';
 import type { RequestLogEntry } from './request-log.ts';
+import { createParkedRecords } from '../../shared/background/parked-records.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { errorBody, jsonResponse } from '../../shared/http/response.ts';
 import { retryDelivery } from '../../shared/webhooks/manual-retry.ts';
@@ -90,6 +91,16 @@ async function merchantSection(deps: Deps, merchantId: string, mode: Mode, now: 
   ].join('\n');
 }
 
+/** Records the workers parked after their retries (any merchant's): each with its error and the command that replays it. */
+async function parkedSection(deps: Deps): Promise<string> {
+  const parked = await createParkedRecords(deps.db, deps.config.tableName).list();
+  return table(
+    'Parked records: a worker failed on these after its retries',
+    ['id', 'worker', 'error', 'attempts', 'parkedAt', 'replay'],
+    parked.map((p) => ({ cells: [p.id, p.workerId, `${p.error.name}: ${p.error.message}`, p.attempts, p.parkedAt, `npm run admin -- dead-letters replay --id ${p.id}`], payload: p.record })),
+  );
+}
+
 const STYLE = `body{font:14px system-ui,sans-serif;margin:2rem;color:#222}table{border-collapse:collapse;width:100%}
 td,th{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}pre{white-space:pre-wrap;margin:0}
 h2{margin-top:2rem}`;
@@ -108,6 +119,7 @@ export async function sandboxPage(deps: Deps, query: URLSearchParams, now: numbe
   const noticeHtml = notice ? `<p role="status">${notice === 'resent' ? 'Resend queued: the attempt appears below within seconds (reload).' : `Resend refused: ${escapeHtml(notice)}.`}</p>` : '';
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>svc sandbox</title><style>${STYLE}</style></head>
 <body><main><h1>svc sandbox: recent activity</h1><p>Sandbox clock: ${escapeHtml(new Date(now).toISOString())}</p>${noticeHtml}
+${await parkedSection(deps)}
 ${sections}</main></body></html>`;
   return {
     statusCode: 200,

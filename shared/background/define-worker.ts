@@ -3,7 +3,8 @@ import type { PartialItemFailureResponse } from '@aws-lambda-powertools/batch/ty
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBRecord, SQSRecord } from 'aws-lambda';
 import { depsFromEnvironment, type Deps, type PartsFactory } from '../deps.ts';
-import type { WorkerId } from '../workers.ts';
+import { queues, workers, type WorkerDefinition, type WorkerId } from '../workers.ts';
+import { createParkedRecords, parkedRecordId, replayRequestOf, type ParkedRecord } from './parked-records.ts';
 
 export interface WorkerModule<E, R> {
   /** Builds the worker over the given dependencies (the sandbox's, a test's). */
@@ -76,10 +77,108 @@ interface RecordOf {
   [EventType.DynamoDBStreams]: DynamoDBRecord;
 }
 
+/** In-process tries of a stream record before it is parked, and the waits between them (a throttle, a brief outage). */
+export const STREAM_RECORD_TRIES = 3;
+const STREAM_RETRY_DELAYS_MS = [250, 1_000];
+
+const recordIdOf = (record: SQSRecord | DynamoDBRecord) => ('messageId' in record ? record.messageId : (record.eventID ?? record.dynamodb?.SequenceNumber ?? ''));
+const errorOf = (error: unknown) => (error instanceof Error ? { name: error.name, message: error.message } : { name: typeof error, message: String(error) });
+
+/** Parks a record the worker gave up on, with its error; says so on the log (an error line) and in the ParkedRecords metric. */
+async function park(deps: Deps, workerId: WorkerId, record: SQSRecord | DynamoDBRecord, error: unknown, attempts: number): Promise<void> {
+  const source = 'messageId' in record ? 'queue' : 'stream';
+  const { trigger } = workers[workerId] as WorkerDefinition;
+  const queueUrl = trigger.kind === 'queue' ? process.env[queues[trigger.queue].urlEnv] : undefined;
+  const merchantId = 'messageId' in record ? undefined : record.dynamodb?.NewImage?.merchantId?.S;
+  const entry: ParkedRecord = {
+    id: parkedRecordId(workerId, recordIdOf(record)),
+    workerId,
+    source,
+    record,
+    error: errorOf(error),
+    attempts,
+    parkedAt: new Date().toISOString(),
+    ...(merchantId && { merchantId }),
+    ...(process.env.AWS_LAMBDA_FUNCTION_NAME && { functionName: process.env.AWS_LAMBDA_FUNCTION_NAME }),
+    ...(queueUrl && { queueUrl }),
+  };
+  await createParkedRecords(deps.db, deps.config.tableName).park(entry);
+  deps.metrics.parkedRecord(workerId);
+  deps.logger.error('Record parked', { parkedId: entry.id, attempts, errorName: entry.error.name, errorMessage: entry.error.message, replay: `npm run admin -- dead-letters replay --id ${entry.id}` });
+}
+
 /**
- * A worker of SQS messages or DynamoDB stream records, processed one by one: those whose `process` throws are
- * reported back as failed (partial batch response) and come again, the others are done. Unexpected errors are
- * logged with the record's id (SQS message id, stream event id); a NotYetDoneError is not.
+ * A stream record, tried STREAM_RECORD_TRIES times, then parked: the stream moves on and nothing is lost. Only a
+ * record that could not even be parked (the table unreachable) is reported failed, for Lambda (or the sandbox) to
+ * retry. A replay request runs the parked record again: removed once it succeeds, parked again with the new error.
+ */
+async function handleStreamRecord(workerId: WorkerId, process: (record: DynamoDBRecord, deps: Deps) => Promise<void>, record: DynamoDBRecord, deps: Deps): Promise<void> {
+  const replay = replayRequestOf(workerId, record);
+  if (replay && !(await createParkedRecords(deps.db, deps.config.tableName).claimReplay(replay.id, replay.requestedAt))) return;
+  const target = (replay?.inner as DynamoDBRecord | undefined) ?? record;
+  for (let tries = 1; ; tries++) {
+    try {
+      await process(target, deps);
+      if (replay) await createParkedRecords(deps.db, deps.config.tableName).remove(replay.id);
+      return;
+    } catch (error) {
+      logUnexpected(deps.logger, error, { recordId: recordIdOf(target) });
+      if (tries >= STREAM_RECORD_TRIES) return park(deps, workerId, target, error, (replay?.attempts ?? 0) + tries);
+      await new Promise((resolve) => setTimeout(resolve, STREAM_RETRY_DELAYS_MS[tries - 1]));
+    }
+  }
+}
+
+/**
+ * A stream batch as Lambda's stream poller wants it: the records of one item (its key) in stream order, so a
+ * session's "completed" change never overtakes its insert; different items side by side. When one fails, the later
+ * records of its item are reported failed too (Lambda then retries from the first failure).
+ */
+async function processStreamBatch(records: DynamoDBRecord[], handle: (record: DynamoDBRecord) => Promise<void>): Promise<PartialItemFailureResponse> {
+  const byItem = new Map<string, DynamoDBRecord[]>();
+  for (const record of records) {
+    const item = JSON.stringify(record.dynamodb?.Keys ?? record.eventID);
+    byItem.set(item, [...(byItem.get(item) ?? []), record]);
+  }
+  const failed: DynamoDBRecord[] = [];
+  await Promise.all(
+    [...byItem.values()].map(async (ordered) => {
+      for (const [index, record] of ordered.entries()) {
+        try {
+          await handle(record);
+        } catch {
+          failed.push(...ordered.slice(index));
+          return;
+        }
+      }
+    }),
+  );
+  return { batchItemFailures: failed.map((record) => ({ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' })) };
+}
+
+/**
+ * A queue message: a failure comes again through the queue's visibility timeout; on its last receive before the
+ * redrive (maxReceiveCount) the message is parked instead, with its error, and deleted from the queue.
+ */
+async function handleQueueRecord(workerId: WorkerId, process: (record: SQSRecord, deps: Deps) => Promise<void>, record: SQSRecord, deps: Deps): Promise<void> {
+  try {
+    await process(record, deps);
+  } catch (error) {
+    logUnexpected(deps.logger, error, { recordId: record.messageId });
+    const { trigger } = workers[workerId] as WorkerDefinition;
+    const receives = Number(record.attributes.ApproximateReceiveCount);
+    const lastReceive = trigger.kind === 'queue' && receives >= queues[trigger.queue].maxReceiveCount;
+    // A NotYetDoneError has its retry, or its dead letter, arranged by the worker: it is not a poison record.
+    if (!lastReceive || error instanceof NotYetDoneError) throw error;
+    await park(deps, workerId, record, error, receives);
+  }
+}
+
+/**
+ * A worker of SQS messages or DynamoDB stream records, each handled on its own: a record that keeps failing is
+ * retried, then parked with its error (shared/background/parked-records.ts), never dropped. Stream records of one
+ * item are handled in stream order. Unexpected errors are logged with the record's id (SQS message id, stream event
+ * id); a NotYetDoneError is not.
  *
  * @example
  * export const { build, handler, parts } = defineRecordWorker('sendWebhooks', EventType.SQS, send, { parts: [queuesFromEnvironment] });
@@ -90,13 +189,14 @@ export function defineRecordWorker<T extends keyof RecordOf>(
   process: (record: RecordOf[T], deps: Deps) => Promise<void>,
   options: WorkerOptions = {},
 ): WorkerModule<{ Records: RecordOf[T][] }, PartialItemFailureResponse> {
-  const processOne = (deps: Deps) => async (record: RecordOf[T]) => {
-    try {
-      await process(record, deps);
-    } catch (error) {
-      logUnexpected(deps.logger, error, { recordId: 'messageId' in record ? record.messageId : (record.eventID ?? '') });
-      throw error;
-    }
-  };
-  return defineWorker(workerId, (event, deps) => processPartialResponse(event, processOne(deps), new BatchProcessor(eventType), { throwOnFullBatchFailure: false }), options);
+  return defineWorker(
+    workerId,
+    (event, deps) =>
+      eventType === EventType.DynamoDBStreams
+        ? processStreamBatch(event.Records as DynamoDBRecord[], (record) => handleStreamRecord(workerId, process as (r: DynamoDBRecord, d: Deps) => Promise<void>, record, deps))
+        : processPartialResponse(event, (record: SQSRecord) => handleQueueRecord(workerId, process as (r: SQSRecord, d: Deps) => Promise<void>, record, deps), new BatchProcessor(EventType.SQS), {
+            throwOnFullBatchFailure: false,
+          }),
+    options,
+  );
 }

@@ -1,0 +1,77 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, vi } from 'vitest';
+import { STREAM_RECORD_TRIES } from '../../shared/background/define-worker.ts';
+import { createParkedRecords, type ParkedRecord } from '../../shared/background/parked-records.ts';
+import { expiryScheduleName } from '../../shared/domain/expiry-timing.ts';
+import { testConnection, testDb } from '../support/dynamo.ts';
+import { sandboxWithReceiver } from '../support/sandbox-with-receiver.ts';
+
+const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The sandbox works on its own here (no drain()): waits are for the condition, generous for a loaded machine. */
+const PATIENTLY = { timeout: 60_000, interval: 100 };
+
+/** `npm run admin -- dead-letters ...` against the run's table, as an operator types it. */
+function deadLetters(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { endpoint, tableName } = testConnection();
+  return new Promise((resolve) => {
+    execFile('npm', ['run', '--silent', 'admin', '--', 'dead-letters', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName } }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('poison records: retried, parked, visible, replayed', () => {
+  const env = sandboxWithReceiver();
+  const parked = createParkedRecords(testDb(), testConnection().tableName);
+  const parkedFor = async (reference: string): Promise<ParkedRecord | undefined> =>
+    (await parked.list()).find((p) => p.workerId === 'planSessionExpiry' && JSON.stringify(p.record).includes(`"${reference}"`));
+
+  it('parks a stream record its worker keeps failing on, shows it, and replays it once the fault is gone: session.expired still arrives', async () => {
+    const { keys } = await env.sandbox.newMerchant();
+    const endpoint = await env.sandbox.request('POST', '/v1/webhooks/endpoints', { key: keys.secretTest, body: { url: `${env.receiver.url}/poison` } });
+    expect(endpoint.status).toBe(201);
+
+    // The fault: the scheduler the expiry planner needs refuses every call.
+    const { scheduler } = env.sandbox.background;
+    const fault = vi.spyOn(scheduler, 'schedule').mockRejectedValue(new Error('Scheduler unavailable'));
+    const session = (await env.sandbox.request('POST', '/v1/sessions', { key: keys.secretTest, body: { amountMinor: 500, currency: 'VES', expiresInMinutes: 10 } })).body as {
+      reference: string;
+      expiresAt: string;
+    };
+    await vi.waitFor(async () => expect(await parkedFor(session.reference)).toBeDefined(), PATIENTLY);
+
+    // Retried, then parked whole with its error: nothing dropped.
+    const entry = (await parkedFor(session.reference))!;
+    const scheduleName = expiryScheduleName(session.reference);
+    expect(fault.mock.calls.filter(([name]) => name === scheduleName)).toHaveLength(STREAM_RECORD_TRIES);
+    expect(entry).toMatchObject({ source: 'stream', attempts: STREAM_RECORD_TRIES, error: { name: 'Error', message: 'Scheduler unavailable' } });
+    expect(entry.record).toMatchObject({ eventName: 'INSERT', dynamodb: { NewImage: { reference: { S: session.reference } } } });
+
+    // Visible: on the sandbox activity page and in the CLI's list.
+    const page = await fetch(`${env.sandbox.url}/__sandbox/`).then((r) => r.text());
+    expect(page).toContain(entry.id);
+    expect(page).toContain('Scheduler unavailable');
+    const list = await deadLetters('list', '--json');
+    expect(list.code).toBe(0);
+    expect((JSON.parse(list.stdout) as { parked: { id: string }[] }).parked.map((p) => p.id)).toContain(entry.id);
+
+    // Replayed while the fault is still there: it fails again and stays parked, with one more try counted.
+    const early = await deadLetters('replay', '--id', entry.id);
+    expect(early.code).toBe(1);
+    expect(early.stderr).toMatch(/failed again .*Scheduler unavailable/);
+    expect(await parked.get(entry.id)).toMatchObject({ attempts: 2 * STREAM_RECORD_TRIES });
+
+    // The fault removed, the replay runs the worker on the record: the schedule exists, the record is gone.
+    fault.mockRestore();
+    const replay = await deadLetters('replay', '--id', entry.id);
+    expect({ code: replay.code, stderr: replay.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(replay.stdout).toMatch(/replayed successfully/);
+    expect(await parked.get(entry.id)).toBeNull();
+
+    // And the webhook the record stood for is delivered when the session expires.
+    await vi.waitFor(() => expect(scheduler.nextDueAt()).toBeDefined(), PATIENTLY);
+    env.sandbox.advance((Date.parse(session.expiresAt) - env.sandbox.clock.now()) / 1000 + 1);
+    await vi.waitFor(() => expect(env.receiver.received.filter((r) => r.path === '/poison').map((r) => (JSON.parse(r.rawBody) as { type: string }).type)).toContain('session.expired'), PATIENTLY);
+  }, 240_000);
+});
