@@ -56,7 +56,7 @@ export function serveApiReference(): (method: string, pathname: string) => APIGa
     [`${API_REFERENCE_PATH}/swagger-ui.css`, { contentType: 'text/css; charset=utf-8', body: () => readFileSync(join(dist, 'swagger-ui.css'), 'utf8') }],
     [`${API_REFERENCE_PATH}/swagger-ui-bundle.js`, { contentType: 'text/javascript; charset=utf-8', body: () => readFileSync(join(dist, 'swagger-ui-bundle.js'), 'utf8') }],
   ]);
-  return (method, pathname) => {
+  return (method, pathname): APIGatewayProxyResult | null => {
     if (method !== 'GET' && method !== 'HEAD') return null;
     if (pathname === API_REFERENCE_PATH) return { statusCode: 308, headers: { Location: `${API_REFERENCE_PATH}/` }, body: '' };
     const file = files.get(pathname);
