@@ -41,6 +41,7 @@ let lastDeclineReason: string | null = null;
 /** A charge or OTP request is on its way: polls wait, and a second submit is ignored. */
 let inFlight = false;
 let reading = false;
+let readAgain = false;
 /**
  * One key per attempt: kept while an attempt may be retried unchanged (no answer arrived), so the retry can never
  * charge twice; a new key once the buyer changes anything or an answer arrived.
@@ -158,15 +159,21 @@ function timeUp(): void {
 }
 
 async function refresh(): Promise<void> {
-  if (reading || inFlight || FINAL_VIEWS.has(view)) return;
+  if (inFlight || FINAL_VIEWS.has(view)) return;
+  // A read asked for while one is on its way (the buyer comes back as a poll runs) may need a newer answer than
+  // that one will bring: it is made once the current read ends, instead of being dropped.
+  if (reading) return void (readAgain = true);
   reading = true;
-  const answer = await getCheckoutSession(reference);
+  do {
+    readAgain = false;
+    const answer = await getCheckoutSession(reference);
+    // A charge answer that arrived meanwhile is newer than this read.
+    if (inFlight) break;
+    if (answer.ok) applySession(answer.body, answer.serverNow);
+    else if (answer.status === 404 || answer.status === 400) showClosed('not_found');
+    // Other failures (offline for a moment): the next read tries again.
+  } while (readAgain && !FINAL_VIEWS.has(view));
   reading = false;
-  // A charge answer that arrived meanwhile is newer than this read.
-  if (inFlight) return;
-  if (answer.ok) applySession(answer.body, answer.serverNow);
-  else if (answer.status === 404 || answer.status === 400) showClosed('not_found');
-  // Other failures (offline for a moment): the next read tries again.
 }
 
 /** Sends a request; a repeat that finds the first still running waits and asks again with the same key. */

@@ -87,6 +87,35 @@ describe('checkout page: sessions that close', BROWSER_TEST_TIMEOUT, () => {
     await expectLeft(300);
   });
 
+  it('a read asked for while another is on its way is made after it, not dropped (the buyer comes back during a poll)', async () => {
+    const session = await harness.createSession({ expiresInMinutes: 10 });
+    const { page } = await harness.open(session.checkoutUrl, DESKTOP);
+    await page.getByRole('button', { name: /^Pagar/ }).waitFor(WAIT);
+    // The next read reaches the server now, but its answer is held back until the test lets it go.
+    let answered!: () => void;
+    const serverAnswered = new Promise<void>((resolve) => (answered = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let first = true;
+    await page.route('**/v1/checkout/sessions/**', async (route) => {
+      if (!first) return route.continue();
+      first = false;
+      const response = await route.fetch();
+      answered();
+      await held;
+      await route.fulfill({ response });
+    });
+    await focusWindow(page);
+    await serverAnswered;
+
+    // The session changes after that answer was made (the clock moves five minutes), and the buyer comes back again.
+    harness.sandbox.advance(300);
+    await focusWindow(page);
+    release();
+    const minutesLeft = async () => Number(((await page.locator('#countdown-value').textContent()) ?? '').split(':')[0]);
+    await expect.poll(minutesLeft, WAIT).toBeLessThanOrEqual(5);
+  });
+
   it('shows the session expired at expiresAt on its own, without reading it again', async () => {
     const session = await harness.createSession({ expiresInMinutes: 2 });
     const opened = await harness.open(session.checkoutUrl, DESKTOP);
