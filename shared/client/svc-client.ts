@@ -47,7 +47,9 @@ export function createSvcClient({ baseUrl, secretKey, fetch = globalThis.fetch }
     const parsed = parseJson(text);
     if (!res.ok) {
       // A proxy in the way may answer in its own format: keep the status, show the start of what it said.
-      const error = isErrorBody(parsed) ? parsed : { statusCode: res.status, error: res.statusText, message: text.slice(0, 200) || res.statusText, code: 'http_error' };
+      const error = isErrorBody(parsed)
+        ? parsed
+        : { statusCode: res.status, error: res.statusText, message: text.slice(0, 200) || res.statusText, code: 'http_error', requestId: res.headers.get('request-id') ?? undefined };
       throw new SvcApiError(error, res.headers.get('retry-after'));
     }
     return parsed as T;
