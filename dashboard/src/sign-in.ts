@@ -13,7 +13,7 @@ export function renderSignIn(root: HTMLElement, onSignedIn: () => void, message?
   const alerts = noticeRegion();
   const submit = h('button', { type: 'submit', class: 'primary' }, t().signIn.submit);
   const form = h('form', { class: 'panel sign-in', novalidate: true }, h('h1', { tabindex: -1 }, t().signIn.title), alerts, field(t().signIn.email, email), field(t().signIn.password, password), submit);
-  if (message) notice(alerts, 'ok', message);
+  if (message) notice(alerts, 'info', message);
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();

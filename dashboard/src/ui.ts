@@ -65,7 +65,7 @@ export function errorMessage(error: unknown): string {
 }
 
 /** A live region for the result of an action: success as status, failure as an alert (read out at once). */
-export function notice(region: HTMLElement, kind: 'ok' | 'error', text: string): void {
+export function notice(region: HTMLElement, kind: 'ok' | 'info' | 'error', text: string): void {
   region.replaceChildren(h('p', { class: `notice ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text));
 }
 

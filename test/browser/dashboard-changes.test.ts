@@ -99,6 +99,19 @@ describe('dashboard changes, each visible in the API', BROWSER_TEST_TIMEOUT, () 
       .toBe(settings.logoUrl);
     await checkout.close();
 
+    // Bank credentials that are not a JSON object are refused by the page, in the user's words, the text kept.
+    const gateway = page.locator('.gateway').first();
+    await gateway.getByLabel(/^Contenido JSON/).fill('{"apiKey": "sin cerrar"');
+    await gateway.getByRole('button', { name: 'Cargar credenciales' }).click();
+    await page.getByText('El contenido no es un objeto JSON válido.').waitFor(WAIT);
+    expect(await gateway.getByLabel(/^Contenido JSON/).inputValue()).toBe('{"apiKey": "sin cerrar"');
+    // A file the bank gave is read into the field.
+    await gateway.getByLabel(/^Archivo JSON/).setInputFiles({ name: 'credenciales.json', mimeType: 'application/json', buffer: Buffer.from('{"apiKey":"desde-archivo"}') });
+    await expect.poll(() => gateway.getByLabel(/^Contenido JSON/).inputValue(), WAIT).toBe('{"apiKey":"desde-archivo"}');
+    await gateway.getByRole('button', { name: 'Cargar credenciales' }).click();
+    await page.getByText('Credenciales cargadas.').waitFor(WAIT);
+    expect(await page.content()).not.toContain('desde-archivo');
+
     // Test mode: on for the sandbox bank; the admin asks for it off and sees the request pending.
     const testMode = page.locator('section.panel', { has: page.getByRole('heading', { name: 'Modo de prueba' }) });
     await testMode.getByRole('button', { name: 'Solicitar desactivarlo · bank_direct' }).click();

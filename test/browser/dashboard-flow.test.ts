@@ -102,6 +102,13 @@ describe('dashboard: the merchant flow of issue 15', BROWSER_TEST_TIMEOUT, () =>
     expect(harness.receiver.received.some((r) => r.path === '/failing' && r.rawBody.includes('"charge.declined"'))).toBe(true);
     await screenshot(page, 'flow-desktop-endpoint-resent');
 
+    // The payment's detail lists the deliveries of its events, the resent one delivered.
+    await page.goto(`${harness.sandbox.url}/dashboard/#/payments/${paymentReference}`);
+    const delivered = page.getByRole('row').filter({ hasText: 'charge.declined' });
+    await delivered.waitFor(WAIT);
+    expect(await delivered.locator('.badge').first().textContent()).toBe('Entregado');
+    expect(await delivered.getByRole('button', { name: /^Reenviar charge\.declined/ }).count()).toBe(1);
+
     // Upload the bank credentials: accepted, then only "loaded on <date>", never their content.
     await goTo(page, 'Configuración');
     const gateway = page.locator('.gateway').first();

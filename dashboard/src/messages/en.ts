@@ -173,6 +173,7 @@ export const en: Dictionary = {
     title: 'Stored cards',
     customerRef: 'Customer (customerRef)',
     intro: 'Look up a customer’s stored cards by their customerRef.',
+    of: (customerRef: string) => `Cards of ${customerRef}`,
     card: 'Card',
     expiry: 'Expires',
     holder: 'Cardholder',

@@ -171,6 +171,7 @@ export const es = {
     title: 'Tarjetas guardadas',
     customerRef: 'Cliente (customerRef)',
     intro: 'Busca las tarjetas guardadas de un cliente por su customerRef.',
+    of: (customerRef: string) => `Tarjetas de ${customerRef}`,
     card: 'Tarjeta',
     expiry: 'Vence',
     holder: 'Titular',

@@ -50,5 +50,5 @@ export async function renderCards(view: HTMLElement, route: Route): Promise<void
   };
 
   if (customerRef) await draw();
-  replace(view, h('h1', { tabindex: -1 }, c.title), section(c.customerRef, form), customerRef ? section(customerRef, region, results) : null);
+  replace(view, h('h1', { tabindex: -1 }, c.title), h('section', { class: 'panel', 'aria-label': c.customerRef }, form), customerRef ? section(c.of(customerRef), region, results) : null);
 }
