@@ -25,9 +25,7 @@ import { createWebhookDeliveryStore, type WebhookDeliveryStore } from './store/w
 import { createWebhookEndpointStore, type WebhookEndpointStore } from './store/webhook-endpoint-store.ts';
 import { createAuditStore, type AuditStore } from './store/audit-store.ts';
 import { createUserStore, type UserStore } from './store/user-store.ts';
-import { createTestModeRequestStore, type TestModeRequestStore } from './store/test-mode-request-store.ts';
 import type { UserDirectory, UserTokenVerifier } from './dashboard/user-directory.ts';
-import { userTokensFromEnvironment } from './dashboard/user-tokens-from-environment.ts';
 import type { OAuthTokenSource } from './webhooks/oauth-tokens.ts';
 
 /** Everything a handler needs, built once per process: in a Lambda container from its environment, in the sandbox by the sandbox. */
@@ -65,16 +63,14 @@ export interface Deps {
   users: UserStore;
   /** The audit log of changes made with a user token. */
   audit: AuditStore;
-  /** Merchants' requests to switch test mode, decided by the platform team. */
-  testModeRequests: TestModeRequestStore;
-  /** Checks user tokens (the Cognito pool's in AWS, the sandbox's own locally). */
+  /** Checks user tokens (the Cognito pool's in AWS, the sandbox's own locally): the functions of dashboard routes wire it. */
   userTokens: UserTokenVerifier;
   /** Sign-in and logins: Cognito in AWS, the sandbox's own locally (shared/dashboard/user-directory.ts). */
   userDirectory: UserDirectory;
 }
 
 /** The parts only some functions use. Only type imports here: a Lambda bundle holds a part's code only if its module wires it. */
-const OPTIONAL_PARTS = ['secretBox', 'fingerprinter', 'gateways', 'queues', 'scheduler', 'httpPost', 'oauthTokens', 'userDirectory'] as const satisfies readonly (keyof Deps)[];
+const OPTIONAL_PARTS = ['secretBox', 'fingerprinter', 'gateways', 'queues', 'scheduler', 'httpPost', 'oauthTokens', 'userDirectory', 'userTokens'] as const satisfies readonly (keyof Deps)[];
 export type OptionalParts = Pick<Deps, (typeof OPTIONAL_PARTS)[number]>;
 /** What every function has: configuration, logging, metrics, the table and its stores. */
 export type CoreDeps = Omit<Deps, keyof OptionalParts>;
@@ -95,11 +91,9 @@ export interface DepsOptions {
   metrics?: ServiceMetrics;
   /** The optional parts this process has, built over process.env and the core; a part none builds throws on use. */
   parts?: readonly PartsFactory[];
-  /** Default: the user pool's (USER_POOL_ID, USER_POOL_CLIENT_ID), or none accepted when there is no pool. */
-  userTokens?: UserTokenVerifier;
 }
 
-export function createDeps({ config, db, clock = systemClock, logger = createLogger(), metrics = metricsFromEnvironment(), parts = [], userTokens = userTokensFromEnvironment(process.env) }: DepsOptions): Deps {
+export function createDeps({ config, db, clock = systemClock, logger = createLogger(), metrics = metricsFromEnvironment(), parts = [] }: DepsOptions): Deps {
   const merchants = createMerchantStore(db, config.tableName);
   const users = createUserStore(db, config.tableName);
   const apiKeys = createApiKeyStore(db, config.tableName);
@@ -112,7 +106,8 @@ export function createDeps({ config, db, clock = systemClock, logger = createLog
     db,
     merchants,
     apiKeys,
-    authenticator: new Authenticator(apiKeys, merchants, clock, config.keyCacheTtlMs, { users, tokens: userTokens }),
+    // Tokens are checked by the part the function wires (userTokens), looked up at use: only dashboard routes call it.
+    authenticator: new Authenticator(apiKeys, merchants, clock, config.keyCacheTtlMs, { users, tokens: { verify: (token) => deps.userTokens.verify(token) } }),
     sessions: createSessionStore(db, config.tableName),
     idempotency: createIdempotencyStore(db, config.tableName),
     rateLimits: createRateLimitStore(db, config.tableName),
@@ -125,13 +120,12 @@ export function createDeps({ config, db, clock = systemClock, logger = createLog
     refunds: createRefundStore(db, config.tableName),
     users,
     audit: createAuditStore(db, config.tableName),
-    testModeRequests: createTestModeRequestStore(db, config.tableName),
-    userTokens,
   };
   const unwired = Object.fromEntries(OPTIONAL_PARTS.map((part) => [part, notWired(part)])) as OptionalParts;
   const wired: Partial<OptionalParts> = Object.assign({}, ...parts.map((build) => build(process.env, core)));
   if (wired.secretBox) wired.secretBox = withOpenedSecretCache(wired.secretBox, clock);
-  return { ...core, ...unwired, ...wired };
+  const deps: Deps = { ...core, ...unwired, ...wired };
+  return deps;
 }
 
 /** A part the function did not wire: any use throws, naming it, instead of failing somewhere deeper. */

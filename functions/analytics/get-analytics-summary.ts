@@ -1,4 +1,5 @@
 import { summariseTransactions } from '../../shared/domain/analytics.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { AnalyticsSummaryQuerySchema, AnalyticsSummarySchema } from '../../shared/schemas/transaction-schemas.ts';
 
@@ -7,4 +8,4 @@ export const { build, handler, schemas, parts } = defineApiHandler('getAnalytics
   const { from, to } = req.query;
   const { items } = await deps.transactions.list(req.auth.merchant.id, 'live', { from, to });
   return { statusCode: 200, body: { from, to, ...summariseTransactions(items) } };
-});
+}, { parts: [userTokensFromEnvironment] });

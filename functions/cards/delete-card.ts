@@ -2,6 +2,7 @@ import type { Deps } from '../../shared/deps.ts';
 import type { AuthContext } from '../../shared/auth/authenticator.ts';
 import { cardDeletedEvent, toCardResource, type StoredCard } from '../../shared/domain/stored-card.ts';
 import { NotFoundError } from '../../shared/errors.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { CardSchema, CardTokenParamsSchema } from '../../shared/schemas/card-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
@@ -33,6 +34,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       }
     }
   },
+  { parts: [userTokensFromEnvironment] },
 );
 
 /** Another merchant's card, or the other mode's, is indistinguishable from a missing one. */

@@ -1,4 +1,5 @@
 import { toCardResource } from '../../shared/domain/stored-card.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { CardListSchema, ListCardsQuerySchema } from '../../shared/schemas/card-schemas.ts';
 
@@ -10,4 +11,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const cards = await deps.cards.list(req.auth.merchant.id, req.auth.mode, req.query.customerRef);
     return { statusCode: 200, body: cards.map((card) => toCardResource(card, req.now)) };
   },
+  { parts: [userTokensFromEnvironment] },
 );

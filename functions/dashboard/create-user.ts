@@ -2,6 +2,7 @@ import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { inviteUser } from '../../shared/dashboard/user-admin.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { CreatedUserSchema, CreateUserBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
 
@@ -16,5 +17,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     ]);
     return { statusCode: 201, body: invited };
   },
-  { parts: [userDirectoryFromEnvironment] },
+  { parts: [userDirectoryFromEnvironment, userTokensFromEnvironment] },
 );

@@ -3,6 +3,7 @@ import { leavesNoAdmin } from '../../shared/dashboard/dashboard-user.ts';
 import { LastAdminError } from '../../shared/dashboard/errors.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { DeletedUserSchema, UserIdParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { findUser } from './user-access.ts';
@@ -22,5 +23,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     await deps.userDirectory.removeLogin(user.id);
     return { statusCode: 200, body: { id: user.id, deleted: true } };
   },
-  { parts: [userDirectoryFromEnvironment] },
+  { parts: [userDirectoryFromEnvironment, userTokensFromEnvironment] },
 );

@@ -1,5 +1,6 @@
 import { isTimeZone, overview, OVERVIEW_DAYS } from '../../shared/dashboard/overview.ts';
 import { ValidationError } from '../../shared/errors.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { OverviewQuerySchema, OverviewSchema } from '../../shared/schemas/dashboard-schemas.ts';
 
@@ -17,4 +18,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const { items } = await deps.transactions.list(req.auth.merchant.id, 'live', { from });
     return { statusCode: 200, body: overview(items, req.now, timeZone) };
   },
+  { parts: [userTokensFromEnvironment] },
 );

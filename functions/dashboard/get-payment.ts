@@ -1,6 +1,7 @@
 import { toSessionResource } from '../../shared/domain/session.ts';
 import { toTransactionDetail } from '../../shared/domain/transaction.ts';
 import { NotFoundError } from '../../shared/errors.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { deliveriesOfPayment } from './payment-deliveries.ts';
 import { PaymentDetailSchema, PaymentReferenceParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
@@ -35,4 +36,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       body: { session: toSessionResource(session, req.now, deps.config.checkoutBaseUrl), transactions: attempts.map((t) => toTransactionDetail(t)), deliveries },
     };
   },
+  { parts: [userTokensFromEnvironment] },
 );

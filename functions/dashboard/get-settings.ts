@@ -1,3 +1,4 @@
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { SettingsSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { settingsView } from './settings-view.ts';
@@ -6,4 +7,4 @@ import { settingsView } from './settings-view.ts';
 export const { build, handler, schemas, parts } = defineApiHandler('getDashboardSettings', { responses: { success: { 200: SettingsSchema } } }, async (req, deps) => {
   const merchant = (await deps.merchants.get(req.auth.merchant.id)) ?? req.auth.merchant;
   return { statusCode: 200, body: await settingsView(deps, merchant) };
-});
+}, { parts: [userTokensFromEnvironment] });

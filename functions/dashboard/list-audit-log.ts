@@ -1,3 +1,4 @@
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { AuditLogQuerySchema, AuditLogSchema } from '../../shared/schemas/dashboard-schemas.ts';
 
@@ -10,4 +11,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const data = entries.map(({ merchantId: _merchant, ...entry }) => entry);
     return { statusCode: 200, body: { data, hasMore: nextCursor !== null, nextCursor } };
   },
+  { parts: [userTokensFromEnvironment] },
 );

@@ -1,4 +1,5 @@
 import { listKeys } from '../../shared/admin/key-admin.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { KeyListSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { toKeySummary } from './key-access.ts';
@@ -7,4 +8,4 @@ import { toKeySummary } from './key-access.ts';
 export const { build, handler, schemas, parts } = defineApiHandler('listDashboardKeys', { responses: { success: { 200: KeyListSchema } } }, async (req, deps) => ({
   statusCode: 200,
   body: { data: (await listKeys(deps, req.auth.merchant.id)).map(toKeySummary) },
-}));
+}), { parts: [userTokensFromEnvironment] });

@@ -3,6 +3,7 @@ import type { AuthContext } from '../../shared/auth/authenticator.ts';
 import { chargeRow, sessionRow, type PaymentRow } from '../../shared/dashboard/payment-row.ts';
 import { toSessionResource } from '../../shared/domain/session.ts';
 import { ValidationError } from '../../shared/errors.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { PaymentListSchema, PaymentsQuerySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { decodeCursor, encodeCursor, searchPayments } from './payment-search.ts';
@@ -48,4 +49,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     });
     return { statusCode: 200, body: { data: page.data, hasMore: page.nextCursor !== null, nextCursor: page.nextCursor && encodeCursor(page.nextCursor) } };
   },
+  { parts: [userTokensFromEnvironment] },
 );

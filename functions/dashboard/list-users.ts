@@ -1,3 +1,4 @@
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { UserListSchema } from '../../shared/schemas/dashboard-schemas.ts';
 
@@ -5,4 +6,4 @@ import { UserListSchema } from '../../shared/schemas/dashboard-schemas.ts';
 export const { build, handler, schemas, parts } = defineApiHandler('listDashboardUsers', { responses: { success: { 200: UserListSchema } } }, async (req, deps) => ({
   statusCode: 200,
   body: { data: await deps.users.listForMerchant(req.auth.merchant.id) },
-}));
+}), { parts: [userTokensFromEnvironment] });

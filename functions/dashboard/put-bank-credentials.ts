@@ -2,6 +2,7 @@ import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
 import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { BankCredentialsBodySchema, GatewayParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import * as z from 'zod';
@@ -21,5 +22,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     await deps.audit.record(auditEntry(actor, req.now, 'bank_credentials.loaded', req.params.gateway));
     return { statusCode: 200, body: { gateway: req.params.gateway, loaded: true as const } };
   },
-  { parts: [cryptoFromEnvironment] },
+  { parts: [cryptoFromEnvironment, userTokensFromEnvironment] },
 );

@@ -1,5 +1,6 @@
 import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { KeyIdParamsSchema, KeyResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
@@ -21,4 +22,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     }
     return { statusCode: 200, body: { key: { ...toKeySummary(key), status: 'revoked' as const } } };
   },
+  { parts: [userTokensFromEnvironment] },
 );

@@ -2,6 +2,7 @@ import { newKeyRecord } from '../../shared/admin/merchant-admin.ts';
 import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { ConflictError } from '../../shared/errors.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { KeyIdParamsSchema, RolledKeySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
@@ -27,4 +28,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     }
     return { statusCode: 201, body: { key: toKeySummary(record), secret: key } };
   },
+  { parts: [userTokensFromEnvironment] },
 );

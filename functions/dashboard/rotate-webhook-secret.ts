@@ -2,6 +2,7 @@ import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { ConflictError } from '../../shared/errors.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { prefixedId } from '../../shared/ids.ts';
 import { CreatedWebhookEndpointSchema, WebhookEndpointParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
@@ -36,5 +37,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     await deps.audit.record(auditEntry(actor, req.now, 'webhook_endpoint.secret_rotated', endpoint.id));
     return { statusCode: 200, body: { ...toEndpointResource(next), secret } };
   },
-  { parts: [cryptoFromEnvironment] },
+  { parts: [cryptoFromEnvironment, userTokensFromEnvironment] },
 );

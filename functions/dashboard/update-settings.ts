@@ -2,6 +2,7 @@ import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { BrandingError, type BrandingInput } from '../../shared/domain/merchant-branding.ts';
 import { ValidationError } from '../../shared/errors.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { SettingsSchema, UpdateSettingsBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { settingsView } from './settings-view.ts';
@@ -31,4 +32,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     await deps.audit.record(auditEntry(actor, req.now, 'settings.updated', actor.merchantId, changed));
     return { statusCode: 200, body: await settingsView(deps, merchant) };
   },
+  { parts: [userTokensFromEnvironment] },
 );

@@ -2,6 +2,7 @@ import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
 import { leavesNoAdmin } from '../../shared/dashboard/dashboard-user.ts';
 import { LastAdminError } from '../../shared/dashboard/errors.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { UpdateUserBodySchema, UserIdParamsSchema, UserResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { findUser } from './user-access.ts';
@@ -17,4 +18,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const entry = auditEntry(actor, req.now, 'user.updated', user.id, { email: user.email, from: user.role, to: req.body.role });
     return { statusCode: 200, body: { user: await deps.users.updateRole(user.id, req.body.role, [deps.audit.entryPut(entry)]) } };
   },
+  { parts: [userTokensFromEnvironment] },
 );

@@ -1,5 +1,6 @@
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { createRefund, refundAnswer } from '../../shared/payments/refunds.ts';
 import { CreateRefundBodySchema, RefundSchema } from '../../shared/schemas/refund-schemas.ts';
@@ -29,5 +30,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const transaction = await findTransaction(deps, req.auth, req.params.reference);
     return refundAnswer(await createRefund(deps, req.auth.merchant, transaction, req.body, req.idempotency!, req.now));
   },
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
+  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment, userTokensFromEnvironment] },
 );

@@ -1,6 +1,7 @@
 import { refundedMinor, toRefundResource } from '../../shared/domain/refund.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { refundsOf } from '../../shared/payments/refunds.ts';
 import { RefundListSchema } from '../../shared/schemas/refund-schemas.ts';
@@ -22,5 +23,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       body: { data: refunds.map(toRefundResource), transactionReference: transaction.reference, amountMinor: transaction.amountMinor, amountRefundedMinor: refundedMinor(transaction) },
     };
   },
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
+  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment, userTokensFromEnvironment] },
 );

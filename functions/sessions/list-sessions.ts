@@ -1,4 +1,5 @@
 import { toSessionResource } from '../../shared/domain/session.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { ListSessionsQuerySchema, SessionListSchema } from '../../shared/schemas/session-schemas.ts';
 
@@ -9,4 +10,4 @@ export const { build, handler, schemas, parts } = defineApiHandler('listSessions
     statusCode: 200,
     body: { data: items.map((s) => toSessionResource(s, req.now, deps.config.checkoutBaseUrl)), total, page, pageSize },
   };
-});
+}, { parts: [userTokensFromEnvironment] });

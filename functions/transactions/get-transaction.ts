@@ -1,5 +1,6 @@
 import { toTransactionDetail } from '../../shared/domain/transaction.ts';
 import { NotFoundError } from '../../shared/errors.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { isStaleServerCharge, reconcileServerCharge } from '../../shared/payments/server-charges.ts';
 import { refundsOf } from '../../shared/payments/refunds.ts';
@@ -25,5 +26,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const { transaction, refunds } = await refundsOf(deps, req.auth.merchant, charged, req.now);
     return { statusCode: 200, body: toTransactionDetail(transaction, refunds) };
   },
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
+  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment, userTokensFromEnvironment] },
 );

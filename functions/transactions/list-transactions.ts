@@ -1,4 +1,5 @@
 import { toMerchantTransaction } from '../../shared/domain/transaction.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { ListTransactionsQuerySchema, TransactionListSchema } from '../../shared/schemas/transaction-schemas.ts';
 
@@ -14,4 +15,4 @@ export const { build, handler, schemas, parts } = defineApiHandler('listTransact
   }
   const { items, total } = await deps.transactions.list(merchant.id, mode, { status, from: createdFrom, to: createdTo, references }, { page, pageSize });
   return { statusCode: 200, body: { data: items.map(toMerchantTransaction), total, page, pageSize } };
-});
+}, { parts: [userTokensFromEnvironment] });

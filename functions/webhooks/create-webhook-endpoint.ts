@@ -1,4 +1,5 @@
 import { ConflictError } from '../../shared/errors.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { prefixedId } from '../../shared/ids.ts';
 import { CreatedWebhookEndpointSchema, CreateWebhookEndpointBodySchema } from '../../shared/schemas/webhook-schemas.ts';
@@ -46,5 +47,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     // The only time the secret leaves the service: it is stored encrypted and never shown again.
     return { statusCode: 201, body: { ...toEndpointResource(endpoint), secret } };
   },
-  { parts: [cryptoFromEnvironment] },
+  { parts: [cryptoFromEnvironment, userTokensFromEnvironment] },
 );

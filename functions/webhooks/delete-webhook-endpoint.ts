@@ -1,3 +1,4 @@
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { DeletedWebhookEndpointSchema, WebhookEndpointParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { findEndpoint } from './webhook-access.ts';
@@ -7,4 +8,4 @@ export const { build, handler, schemas, parts } = defineApiHandler('deleteWebhoo
   const endpoint = await findEndpoint(deps, req.auth, req.params.id);
   await deps.webhookEndpoints.delete(endpoint.id);
   return { statusCode: 200, body: { id: endpoint.id, deleted: true } };
-});
+}, { parts: [userTokensFromEnvironment] });

@@ -1,3 +1,4 @@
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { WebhookDeliveryParamsSchema, WebhookDeliverySchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toDeliveryResource } from '../../shared/webhooks/delivery.ts';
@@ -5,4 +6,4 @@ import { findDelivery } from './webhook-access.ts';
 
 export const { build, handler, schemas, parts } = defineApiHandler('getWebhookDelivery', { params: WebhookDeliveryParamsSchema, responses: { success: { 200: WebhookDeliverySchema }, errors: { 404: 'resource_missing.' } } }, async (req, deps) => {
   return { statusCode: 200, body: toDeliveryResource(await findDelivery(deps, req.auth, req.params.id)) };
-});
+}, { parts: [userTokensFromEnvironment] });

@@ -1,4 +1,5 @@
 import { cursorPage } from '../../shared/domain/cursor-page.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { ListWebhookDeliveriesQuerySchema, WebhookDeliveryListSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toDeliveryResource } from '../../shared/webhooks/delivery.ts';
@@ -8,4 +9,4 @@ export const { build, handler, schemas, parts } = defineApiHandler('listWebhookD
   const { limit, startingAfter, endpointId, eventId, state } = req.query;
   const { items, hasMore } = await deps.webhookDeliveries.list(req.auth.merchant.id, req.auth.mode, { limit, startingAfter, endpointId, eventId, state });
   return { statusCode: 200, body: cursorPage(items.map(toDeliveryResource), hasMore) };
-});
+}, { parts: [userTokensFromEnvironment] });

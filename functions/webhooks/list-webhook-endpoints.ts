@@ -1,4 +1,5 @@
 import { pageAfter } from '../../shared/domain/cursor-page.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { ListWebhookEndpointsQuerySchema, WebhookEndpointListSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toEndpointResource } from '../../shared/webhooks/endpoint.ts';
@@ -11,4 +12,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const endpoints = await deps.webhookEndpoints.list(req.auth.merchant.id, req.auth.mode);
     return { statusCode: 200, body: pageAfter(endpoints.map(toEndpointResource), req.query) };
   },
+  { parts: [userTokensFromEnvironment] },
 );

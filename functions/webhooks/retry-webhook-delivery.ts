@@ -1,3 +1,4 @@
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { WebhookDeliveryParamsSchema, WebhookDeliverySchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toDeliveryResource } from '../../shared/webhooks/delivery.ts';
@@ -17,5 +18,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     await retryDelivery(deps, delivery);
     return { statusCode: 202, body: toDeliveryResource(delivery) };
   },
-  { parts: [queuesFromEnvironment] },
+  { parts: [queuesFromEnvironment, userTokensFromEnvironment] },
 );

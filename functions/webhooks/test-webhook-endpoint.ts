@@ -1,4 +1,5 @@
 import { sampleEvent } from '../../shared/domain/sample-events.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { TestWebhookEndpointQuerySchema, WebhookEndpointParamsSchema, WebhookTestResultSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { newDelivery, type DeliveryMessage } from '../../shared/webhooks/delivery.ts';
@@ -21,5 +22,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     await deps.queues.webhookDeliveries.send({ deliveryId: delivery.id } satisfies DeliveryMessage);
     return { statusCode: 202, body: { deliveryId: delivery.id, eventId: event.id } };
   },
-  { parts: [queuesFromEnvironment] },
+  { parts: [queuesFromEnvironment, userTokensFromEnvironment] },
 );

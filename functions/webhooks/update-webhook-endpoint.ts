@@ -1,4 +1,5 @@
 import { ConflictError } from '../../shared/errors.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { UpdateWebhookEndpointBodySchema, WebhookEndpointParamsSchema, WebhookEndpointSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
@@ -41,5 +42,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     }
     return { statusCode: 200, body: toEndpointResource(next) };
   },
-  { parts: [cryptoFromEnvironment] },
+  { parts: [cryptoFromEnvironment, userTokensFromEnvironment] },
 );

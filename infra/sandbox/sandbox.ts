@@ -103,7 +103,6 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     db,
     clock,
     logger,
-    userTokens: userDirectory,
     parts: [
       (_env, core) => ({
         secretBox: createSecretBox(keys),
@@ -112,6 +111,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         ...ports,
         oauthTokens: createOAuthTokenSource(ports.httpPost, core.clock),
         userDirectory,
+        userTokens: userDirectory,
       }),
     ],
   });

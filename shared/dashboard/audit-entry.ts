@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'webhook.sample_sent',
   'webhook_delivery.resent',
   'card.deleted',
+  'refund.created',
   'user.invited',
   'user.updated',
   'user.removed',

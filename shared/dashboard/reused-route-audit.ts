@@ -12,4 +12,6 @@ export const REUSED_ROUTE_AUDIT: Partial<Record<string, ReusedRouteAudit>> = {
   deleteWebhookEndpoint: { action: 'webhook_endpoint.deleted', param: 'id' },
   testWebhookEndpoint: { action: 'webhook.sample_sent', param: 'id', query: ['type'] },
   retryWebhookDelivery: { action: 'webhook_delivery.resent', param: 'id' },
+  // The transaction refunded; the answer names the refund.
+  createRefund: { action: 'refund.created', param: 'reference' },
 };

@@ -1,7 +1,9 @@
 /**
  * The user-token verifier of a Lambda function, from the environment the stack gives every function whose route
- * accepts a user token (USER_POOL_ID, USER_POOL_CLIENT_ID).
+ * accepts a user token (USER_POOL_ID, USER_POOL_CLIENT_ID). A part (shared/deps.ts): only the handlers of routes with
+ * a `dashboard` role wire it, so only their bundles hold aws-jwt-verify.
  */
+import type { PartsFactory } from '../deps.ts';
 import { cognitoTokenVerifier, type CognitoPool } from './cognito-token-verifier.ts';
 import type { UserTokenVerifier } from './user-directory.ts';
 
@@ -11,16 +13,16 @@ export function poolFromEnvironment(env: NodeJS.ProcessEnv): CognitoPool | null 
   return userPoolId && clientId ? { userPoolId, clientId } : null;
 }
 
-/** Refuses every user token: a function without a user pool (its routes take API keys only). */
+/** Refuses every user token: a function without a user pool (its routes then take API keys only). */
 const noUserTokens: UserTokenVerifier = { verify: async () => null };
 
 /**
  * The pool's token verifier, or one that refuses every token when the function has no pool.
  *
  * @example
- * const tokens = userTokensFromEnvironment(process.env);
+ * export const { build, handler, schemas, parts } = defineApiHandler('getDashboardMe', schemas, impl, { parts: [userTokensFromEnvironment] });
  */
-export function userTokensFromEnvironment(env: NodeJS.ProcessEnv): UserTokenVerifier {
+export const userTokensFromEnvironment: PartsFactory = (env) => {
   const pool = poolFromEnvironment(env);
-  return pool ? cognitoTokenVerifier(pool) : noUserTokens;
-}
+  return { userTokens: pool ? cognitoTokenVerifier(pool) : noUserTokens };
+};

@@ -64,6 +64,12 @@ export function pathValues(route: RouteDefinition, fixture: MerchantFixture): Re
     ['/v1/webhooks/endpoints/', fixture.endpointId],
     ['/v1/webhooks/deliveries/', fixture.deliveryId],
     ['/v1/cards/', fixture.cardToken ?? 'tok_svc_none'],
+    // Dashboard routes (user tokens only): ids of the right shape; the API keys these tests send never reach them.
+    ['/v1/dashboard/payments/', fixture.sessionReference],
+    ['/v1/dashboard/keys/', '0'.repeat(64)],
+    ['/v1/dashboard/users/', 'usr_none'],
+    ['/v1/dashboard/bank-credentials/', 'bank_direct'],
+    ['/v1/dashboard/webhook-endpoints/', fixture.endpointId],
   ];
   const value = byPrefix.find(([prefix]) => route.path.startsWith(prefix))?.[1];
   if (value === undefined || params.length > 1) throw new Error(`merchant-fixture.ts: add a fixture for ${route.method} ${route.path}`);

@@ -8,6 +8,7 @@ import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { createDeps, type PartsFactory } from '../../shared/deps.ts';
 import type { FunctionNeed } from '../../shared/function-needs.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 import { routes } from '../../shared/routes.ts';
 import { createDocumentClient } from '../../shared/store/dynamo-client.ts';
@@ -24,6 +25,7 @@ const FACTORIES = new Map<PartsFactory, string>([
   [schedulerFromEnvironment, 'scheduler'],
   [webhookHttpFromEnvironment, 'webhookHttp'],
   [userDirectoryFromEnvironment, 'userDirectory'],
+  [userTokensFromEnvironment, 'userTokens'],
 ]);
 
 /** The factory each manifest need calls for: the stack grants the need, the factory uses it. */
@@ -42,6 +44,8 @@ describe('Lambda wiring against the manifests', () => {
   it.each(Object.entries(routes))('route %s wires exactly the parts its needs grant', async (_id, route) => {
     const wired = await wiringOf(route.entry);
     expect(wired.filter((name) => NEED_FACTORIES.has(name))).toEqual(expectedFromNeeds('needs' in route ? route.needs : []));
+    // A route a dashboard user may call verifies their token; no other bundle holds the verifier.
+    expect(wired.includes('userTokens')).toBe('dashboard' in route);
     expect(wired.filter((name) => name.startsWith('an unknown'))).toEqual([]);
   });
 

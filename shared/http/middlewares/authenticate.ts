@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { isUserToken, type Authenticator } from '../../auth/authenticator.ts';
 import { InvalidTokenError } from '../../dashboard/errors.ts';
 import { roleAtLeast } from '../../dashboard/roles.ts';
-import { PermissionError } from '../../errors.ts';
+import { AuthenticationError, PermissionError } from '../../errors.ts';
 import type { RouteDefinition } from '../../routes.ts';
 import { requestState } from '../request-state.ts';
 
@@ -15,7 +15,10 @@ export function authenticate(authenticator: Authenticator, route: RouteDefinitio
   const authenticateBefore = async (request: Request<APIGatewayProxyEvent>) => {
     const required = route.dashboard;
     if (required && (route.auth === 'user' || isUserToken(request.event.headers?.authorization))) {
-      const auth = await authenticator.authenticateUser(request.event.headers?.authorization, request.event.headers?.['svc-mode']);
+      const auth = await authenticator.authenticateUser(request.event.headers?.authorization, request.event.headers?.['svc-mode']).catch((error: unknown) => {
+        // Where API keys are accepted too, a bad token gets the one 401 of any wrong credential there.
+        throw route.auth === 'secret' && error instanceof InvalidTokenError ? new AuthenticationError() : error;
+      });
       if (!roleAtLeast(auth.user.role, required)) {
         throw new PermissionError(`Your role (${auth.user.role}) cannot do this: it needs ${required} or above. Ask an admin of your account.`);
       }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideTestModeRequest } from '../../../shared/dashboard/test-mode-admin.ts';
+import { createTestModeRequestStore } from '../../../shared/store/test-mode-request-store.ts';
 import { hashApiKey } from '../../../shared/store/api-key-store.ts';
 import { card, checkoutCharge, openSession, TEST_CARDS } from '../../support/checkout.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
@@ -24,6 +25,8 @@ describe('dashboard changes and their audit log', () => {
   });
   afterAll(() => sandbox.stop());
 
+  /** The admin CLI's stores, over the sandbox's table. */
+  const platformTeam = () => ({ testModeRequests: createTestModeRequestStore(sandbox.deps.db, sandbox.deps.config.tableName) });
   const auditLog = async () => (await admin.request('GET', '/v1/dashboard/audit-log?limit=100')).body.data as { action: string; target: string; userId: string; email: string; detail: Record<string, unknown> }[];
 
   it('rolls a key: the new secret is answered once, works, the old one is revoked, the list shows hints only', async () => {
@@ -104,13 +107,13 @@ describe('dashboard changes and their audit log', () => {
     const asked = await admin.request('POST', '/v1/dashboard/test-mode-requests', { body: { gateway: 'bank_direct', enabled: false } });
     expect(asked.status, asked.text).toBe(202);
     expect(asked.body.testMode.bank_direct).toMatchObject({ state: 'on', request: { enabled: false, status: 'pending', requestedBy: admin.email } });
-    await decideTestModeRequest(sandbox.deps, merchantId, 'bank_direct', true, sandbox.clock.now());
+    await decideTestModeRequest(platformTeam(), merchantId, 'bank_direct', true, sandbox.clock.now());
     const after = await reader.request('GET', '/v1/dashboard/settings');
     expect(after.body.testMode.bank_direct).toMatchObject({ state: 'off', request: { status: 'approved' } });
     expect((await sandbox.deps.merchants.get(merchantId))?.testMode.bank_direct).toBe(false);
     expect((await auditLog()).find((e) => e.action === 'test_mode.requested')).toMatchObject({ target: 'bank_direct', detail: { enabled: false } });
     await admin.request('POST', '/v1/dashboard/test-mode-requests', { body: { gateway: 'bank_direct', enabled: true } });
-    await decideTestModeRequest(sandbox.deps, merchantId, 'bank_direct', true, sandbox.clock.now());
+    await decideTestModeRequest(platformTeam(), merchantId, 'bank_direct', true, sandbox.clock.now());
   });
 
   it('invites, changes and removes users, never the last admin, and records each', async () => {
