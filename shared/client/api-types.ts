@@ -28,6 +28,7 @@ import type {
   WebhookTestResultSchema,
 } from '../schemas/webhook-schemas.ts';
 import type { ErrorSchema } from '../schemas/common.ts';
+import type { CreateRefundBodySchema, RefundListSchema, RefundSchema } from '../schemas/refund-schemas.ts';
 
 /** Query strings travel as text; the client also takes numbers for the integer parameters. */
 type QueryOf<S extends z.ZodType> = { [K in keyof z.input<S>]?: z.input<S>[K] | number };
@@ -46,6 +47,9 @@ export type Transaction = z.output<typeof TransactionSchema>;
 export type ListTransactionsParams = QueryOf<typeof ListTransactionsQuerySchema>;
 export type TransactionDetail = z.output<typeof TransactionDetailSchema>;
 export type TransactionList = z.output<typeof TransactionListSchema>;
+export type CreateRefundParams = z.input<typeof CreateRefundBodySchema>;
+export type Refund = z.output<typeof RefundSchema>;
+export type RefundList = z.output<typeof RefundListSchema>;
 export type AnalyticsSummaryParams = z.input<typeof AnalyticsSummaryQuerySchema>;
 export type AnalyticsSummary = z.output<typeof AnalyticsSummarySchema>;
 

@@ -74,6 +74,15 @@ export function createSvcClient({ baseUrl, secretKey, fetch = globalThis.fetch }
       list: (params: Api.ListTransactionsParams = {}) => call<Api.TransactionList>('listTransactions', { query: params }),
       get: (reference: string) => call<Api.TransactionDetail>('getTransaction', { params: { reference } }),
     },
+    refunds: {
+      /**
+       * Refunds `amountMinor` of an approved transaction (default: all that remains); the Idempotency-Key is required
+       * (one per intended refund). Resolves with status pending while the bank has not paid it out.
+       */
+      create: (transactionReference: string, params: Api.CreateRefundParams, options: Required<WriteOptions>) =>
+        call<Api.Refund>('createRefund', { params: { reference: transactionReference }, body: params, ...options }),
+      list: (transactionReference: string) => call<Api.RefundList>('listRefunds', { params: { reference: transactionReference } }),
+    },
     analytics: {
       summary: (params: Api.AnalyticsSummaryParams) => call<Api.AnalyticsSummary>('getAnalyticsSummary', { query: params }),
     },

@@ -44,12 +44,15 @@ describe('the typed client against the sandbox', () => {
     expect(await svc.sessions.expire(session.reference)).toMatchObject({ status: 'expired', closedReason: 'merchant_request' });
   });
 
-  it('reads transactions and analytics', async () => {
+  it('reads transactions and analytics, and refunds', async () => {
     const session = await svc.sessions.create({ amountMinor: 2000, currency: 'VES' });
     const paid = await checkoutCharge(sandbox, session.reference);
     const list = await svc.transactions.list({ sessionReference: session.reference, pageSize: 5 });
     expect(list.data.map((t) => t.reference)).toEqual([paid.body.transaction.reference]);
     expect(await svc.transactions.get(paid.body.transaction.reference)).toMatchObject({ status: 'approved', document: { type: 'V', id: '12345678' } });
+    const refund = await svc.refunds.create(paid.body.transaction.reference, { amountMinor: 500 }, { idempotencyKey: `refund-${session.reference}` });
+    expect(refund).toMatchObject({ status: 'succeeded', amountMinor: 500, transactionReference: paid.body.transaction.reference });
+    expect(await svc.refunds.list(paid.body.transaction.reference)).toMatchObject({ data: [refund], amountRefundedMinor: 500 });
     const summary = await svc.analytics.summary({ from: '2020-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z' });
     expect(summary.approvalRate).toBeNull(); // test transactions are never counted
   });
