@@ -30,7 +30,7 @@ describe('dashboard changes, each visible in the API', BROWSER_TEST_TIMEOUT, () 
   }, 120_000);
   afterAll(() => harness?.close());
 
-  it('lets a developer create an endpoint with basic auth, see its signing secret once, send a sample event and disable it', async () => {
+  it('lets a developer create an endpoint with basic auth, see its signing secret once, send a sample event, rotate the secret and disable it', async () => {
     const developer = await harness.invite('developer');
     const { page, errors } = await harness.open(PHONE);
     await signIn(page, developer);
@@ -50,7 +50,8 @@ describe('dashboard changes, each visible in the API', BROWSER_TEST_TIMEOUT, () 
 
     const secret = page.locator('.secret-value');
     await secret.waitFor(WAIT);
-    expect(await secret.textContent()).toMatch(/^whsec_/);
+    const firstSecret = (await secret.textContent())!;
+    expect(firstSecret).toMatch(/^whsec_/);
     await screenshot(page, 'developer-phone-webhook-secret');
     await page.getByRole('link', { name: 'Cerrar' }).click();
     await page.getByRole('heading', { name: 'Editar endpoint' }).waitFor(WAIT);
@@ -65,6 +66,16 @@ describe('dashboard changes, each visible in the API', BROWSER_TEST_TIMEOUT, () 
     await expect.poll(() => harness.receiver.received.filter((r) => r.path === '/hooks/basic' && r.rawBody.includes('"card.authentication_expired"')).length, WAIT).toBe(1);
     const sample = harness.receiver.received.find((r) => r.path === '/hooks/basic')!;
     expect(sample.headers.authorization).toBe(`Basic ${Buffer.from('tienda:clave-del-webhook-1').toString('base64')}`);
+
+    // Rotate the signing secret: asked first, the new one shown once.
+    await page.getByRole('button', { name: 'Rotar el secreto' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Rotar el secreto' }).click();
+    const rotated = page.locator('.secret-value');
+    await rotated.waitFor(WAIT);
+    const newSecret = (await rotated.textContent())!;
+    expect(newSecret).toMatch(/^whsec_/);
+    expect(newSecret).not.toBe(firstSecret);
+    await screenshot(page, 'developer-phone-webhook-secret-rotated');
 
     await page.getByRole('button', { name: 'Desactivar' }).click();
     await page.getByRole('button', { name: 'Activar' }).waitFor(WAIT);

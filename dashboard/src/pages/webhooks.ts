@@ -103,7 +103,7 @@ async function renderEndpoint(view: HTMLElement, id: string): Promise<void> {
     const rotate = h('button', { type: 'button', class: 'secondary' }, w.rotate);
     rotate.addEventListener('click', () =>
       confirmThenRun(rotate, w.confirmRotate, w.rotate, region, async () => {
-        const rotated = await api<{ secret: string }>('POST', `${endpointPath(id)}/rotate-secret`);
+        const rotated = await api<{ secret: string }>('POST', `/v1/dashboard/webhook-endpoints/${encodeURIComponent(id)}/rotate-secret`);
         const reveal = secretReveal(w.secretTitle, rotated.secret);
         replace(secretSlot, reveal);
         reveal.focus();
