@@ -15,7 +15,7 @@ import type { IdempotencyContext } from '../http/api-types.ts';
 import { advanceSession, type AttemptStep } from '../store/charge-store.ts';
 import { TransactionConditionFailedError } from '../store/conditions.ts';
 import { vaultItems } from './card-vault.ts';
-import { backOff, isTransactionConflict, MAX_LOST_WRITES } from './session-contention.ts';
+import { backOff, isTransactionConflict, MAX_CONTENTION_MS, MAX_LOST_WRITES } from './session-contention.ts';
 
 export const rejection = (status: 'declined' | 'failed', errorCode: string, detail: string): TransactionResult => ({
   status,
@@ -113,6 +113,7 @@ export async function commitStep(deps: Deps, step: AttemptStep, answer: { status
   const { sealedCard, ...ended } = step.transaction;
   const written: AttemptStep = step.transaction.status === 'pending' ? step : { ...step, transaction: ended };
   const storesCard = sealedCard && ended.status === 'approved' && step.after.customerRef ? { ...step.after, customerRef: step.after.customerRef } : null;
+  const resendUntil = performance.now() + MAX_CONTENTION_MS;
   for (let lost = 1; ; lost++) {
     const items = deps.charges.stepItems(written);
     const firstVaultItem = items.length;
@@ -124,7 +125,7 @@ export async function commitStep(deps: Deps, step: AttemptStep, answer: { status
       return;
     } catch (error) {
       const lostCardRace = vault.length > 0 && error instanceof TransactionConditionFailedError && error.index === firstVaultItem;
-      if (!(lostCardRace || isTransactionConflict(error)) || lost >= MAX_LOST_WRITES) throw error;
+      if (!(lostCardRace || isTransactionConflict(error)) || lost >= MAX_LOST_WRITES || performance.now() >= resendUntil) throw error;
       await backOff(lost);
     }
   }

@@ -15,6 +15,12 @@ import { refuse, requireSession } from './checkout-session.ts';
  */
 export const MAX_LOST_WRITES = 40;
 
+/**
+ * How long one request keeps deciding again before answering 409 charge_in_flight: well inside a function's 10 s,
+ * since on a loaded machine every round trip of a try is slow too.
+ */
+export const MAX_CONTENTION_MS = 4_000;
+
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -49,7 +55,7 @@ export const lostSessionWrite = (error: unknown): boolean =>
 /**
  * Runs `act` on the session and, each time its write loses the race, on the session read again. `act` decides from
  * the session it is given (refusing with 409/410 when the state says so), so the loop ends as soon as the outcome is
- * decided; past MAX_LOST_WRITES the answer is 409 charge_in_flight.
+ * decided; past MAX_LOST_WRITES or MAX_CONTENTION_MS the answer is 409 charge_in_flight.
  *
  * @example
  * return decideOnFreshSession(deps, session, async (current) => {
@@ -59,13 +65,14 @@ export const lostSessionWrite = (error: unknown): boolean =>
  * });
  */
 export async function decideOnFreshSession<T>(deps: Deps, first: Session, act: (session: Session) => Promise<T>): Promise<T> {
+  const giveUpAt = performance.now() + MAX_CONTENTION_MS;
   let session = first;
   for (let lost = 1; ; lost++) {
     try {
       return await act(session);
     } catch (error) {
       if (!lostSessionWrite(error)) throw error;
-      if (lost >= MAX_LOST_WRITES) refuse({ status: 409, code: 'charge_in_flight' });
+      if (lost >= MAX_LOST_WRITES || performance.now() >= giveUpAt) refuse({ status: 409, code: 'charge_in_flight' });
       await backOff(lost);
       session = await requireSession(deps, session.reference);
     }
