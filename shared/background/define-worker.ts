@@ -166,7 +166,7 @@ async function handleQueueRecord(workerId: WorkerId, process: (record: SQSRecord
   } catch (error) {
     logUnexpected(deps.logger, error, { recordId: record.messageId });
     const { trigger } = workers[workerId] as WorkerDefinition;
-    const receives = Number(record.attributes.ApproximateReceiveCount);
+    const receives = Number(record.attributes?.ApproximateReceiveCount ?? 1);
     const lastReceive = trigger.kind === 'queue' && receives >= queues[trigger.queue].maxReceiveCount;
     // A NotYetDoneError has its retry, or its dead letter, arranged by the worker: it is not a poison record.
     if (!lastReceive || error instanceof NotYetDoneError) throw error;

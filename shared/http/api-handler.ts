@@ -1,11 +1,11 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod';
 import { depsFromEnvironment, type Deps, type PartsFactory } from '../deps.ts';
 import { processTracer } from '../observability/tracer.ts';
+import { traceHandler } from '../observability/trace-handler.ts';
 import { routes, type RouteId } from '../routes.ts';
 import type { ApiRequest, ApiResult } from './api-types.ts';
 import { REUSED_ROUTE_AUDIT } from '../dashboard/reused-route-audit.ts';
@@ -92,7 +92,7 @@ export function defineApiHandler<S extends RouteSchemas>(
     const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       .use(injectLambdaContext(deps.logger, { resetKeys: true }) as HttpMiddleware)
       .use({ before: (request) => deps.logger.appendKeys({ requestId: requestIdOf(request.event, request.context) }) } as HttpMiddleware)
-      .use(captureLambdaHandler(processTracer(), { captureResponse: false }) as HttpMiddleware)
+      .use(traceHandler(processTracer()) as HttpMiddleware)
       .use(singleCredentials(route) as HttpMiddleware)
       .use(httpHeaderNormalizer() as HttpMiddleware)
       .use(errorResponse(deps.logger) as HttpMiddleware);

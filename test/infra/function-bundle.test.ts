@@ -15,8 +15,11 @@ import { createApiKeyStore } from '../../shared/store/api-key-store.ts';
 import { createMerchantStore } from '../../shared/store/merchant-store.ts';
 import { testConnection, testDb } from '../support/dynamo.ts';
 import { provideRuntimeSdk } from '../support/lambda-runtime.ts';
+import { SYNTH_TIMEOUT_MS } from './stage-context.ts';
 
 const run = promisify(execFile);
+/** A fresh Node.js process loading a bundle: a second alone, far more on a loaded CI machine. */
+const BUNDLE_RUN_TIMEOUT_MS = 120_000;
 const RESULT = 'RESULT ';
 
 /** Imports the bundle in a fresh Node.js process, as the Lambda runtime does, and calls its handler once. */
@@ -66,7 +69,7 @@ describe('route function bundle', () => {
       { name: 'Bundle test merchant', now: new Date() },
     ));
     db.destroy();
-  });
+  }, SYNTH_TIMEOUT_MS);
 
   const invoke = async (event: unknown, runtime: Record<string, string> = { POWERTOOLS_TRACE_ENABLED: 'false' }) => {
     const { endpoint, tableName } = testConnection();
@@ -111,30 +114,48 @@ describe('route function bundle', () => {
     expect(JSON.parse(result.body)).toEqual({ data: [], total: 0, page: 1, pageSize: 10 });
   });
 
-  it('traces each DynamoDB call as an X-Ray subsegment when Lambda tracing is on', async () => {
+  /** Invokes the bundle with Lambda tracing on, a stand-in X-Ray daemon receiving what it sends; returns the answer and the subsegments. */
+  const invokeTraced = async (event: unknown) => {
     // A stand-in for the X-Ray daemon the Lambda runtime provides: the SDK sends it segment documents over UDP.
     const daemon = createSocket('udp4');
     const documents: string[] = [];
     daemon.on('message', (message) => documents.push(message.toString('utf8')));
     await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
     try {
-      const result = await invoke(listSessionsEvent(keys.secretTest), {
+      const result = await invoke(event, {
         POWERTOOLS_TRACE_ENABLED: 'true',
         LAMBDA_TASK_ROOT: bundleDir,
+        _HANDLER: 'index.handler',
         AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${daemon.address().port}`,
         _X_AMZN_TRACE_ID: 'Root=1-6740a1b2-0123456789abcdef01234567;Parent=0123456789abcdef;Sampled=1',
       });
-      expect(result.statusCode).toBe(200);
+      // The child process has exited, so every datagram is sent; give the loopback a moment to deliver them.
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const subsegments = documents.map((d) => JSON.parse(d.slice(d.indexOf('\n') + 1)) as { name: string; namespace?: string; aws?: { operation?: string } });
-      // A cold container: the key and the merchant (GetItem), the rate limit (UpdateItem, twice if another process
-      // started this minute), the listing (Query).
-      const operations = subsegments.filter((d) => d.name === 'DynamoDB').map((d) => d.aws?.operation);
-      expect(new Set(operations)).toEqual(new Set(['GetItem', 'UpdateItem', 'Query']));
+      type Document = { name: string; aws?: { operation?: string }; fault?: boolean; error?: boolean };
+      return { result, subsegments: documents.map((d) => JSON.parse(d.slice(d.indexOf('\n') + 1)) as Document) };
     } finally {
       daemon.close();
     }
-  });
+  };
+
+  it('traces each DynamoDB call as an X-Ray subsegment when Lambda tracing is on', async () => {
+    const { result, subsegments } = await invokeTraced(listSessionsEvent(keys.secretTest));
+    expect(result.statusCode).toBe(200);
+    // A cold container: the key and the merchant (GetItem), the rate limit (UpdateItem, twice if another process
+    // started this minute), the listing (Query).
+    const operations = subsegments.filter((d) => d.name === 'DynamoDB').map((d) => d.aws?.operation);
+    expect(new Set(operations)).toEqual(new Set(['GetItem', 'UpdateItem', 'Query']));
+    expect(subsegments.find((d) => d.name === '## index.handler')).toMatchObject({ name: '## index.handler' });
+    expect(subsegments.filter((d) => d.fault || d.error)).toEqual([]);
+  }, BUNDLE_RUN_TIMEOUT_MS);
+
+  it('records a 4xx answer as an X-Ray error, never a fault: the caller erred, not the service', async () => {
+    const { result, subsegments } = await invokeTraced(listSessionsEvent());
+    expect(result.statusCode).toBe(401);
+    const handler = subsegments.find((d) => d.name === '## index.handler');
+    expect(handler).toMatchObject({ error: true });
+    expect(subsegments.filter((d) => d.fault)).toEqual([]);
+  }, BUNDLE_RUN_TIMEOUT_MS);
 
   it('answers a request without a key in the API error shape', async () => {
     const result = await invoke(listSessionsEvent());
