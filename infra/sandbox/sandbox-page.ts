@@ -94,7 +94,8 @@ async function merchantSection(deps: Deps, merchantId: string, mode: Mode, now: 
 /** Records the workers parked after their retries (any merchant's): each with its error and the command that replays it. */
 async function parkedSection(deps: Deps): Promise<string> {
   const parked = await createParkedRecords(deps.db, deps.config.tableName).list();
-  return table(
+  // Its own h2: the page's headings go h1, h2, h3 without a gap (axe heading-order).
+  return '<h2>Background workers</h2>\n' + table(
     'Parked records: a worker failed on these after its retries',
     ['id', 'worker', 'error', 'attempts', 'parkedAt', 'replay'],
     parked.map((p) => ({ cells: [p.id, p.workerId, `${p.error.name}: ${p.error.message}`, p.attempts, p.parkedAt, `npm run admin -- dead-letters replay --id ${p.id}`], payload: p.record })),
@@ -113,7 +114,7 @@ export async function sandboxPage(deps: Deps, query: URLSearchParams, now: numbe
   const mode: Mode = query.get('mode') === 'live' ? 'live' : 'test';
   const sections = merchantIds.length
     ? (await Promise.all(merchantIds.map((id) => merchantSection(deps, id, mode, now, requests)))).join('\n') +
-      requestsTable('Requests without a merchant (no valid key, unknown path)', requests.filter((r) => r.merchantId === null))
+      `\n<h2>Other requests</h2>\n${requestsTable('Requests without a merchant (no valid key, unknown path)', requests.filter((r) => r.merchantId === null))}`
     : '<p>Name a merchant: <code>/__sandbox/?merchant=mer_...</code> (npm start prints the link for the seeded merchant). Add <code>&amp;mode=live</code> for live data.</p>';
   const notice = NOTICE.exec(query.get('notice') ?? '')?.[0];
   const noticeHtml = notice ? `<p role="status">${notice === 'resent' ? 'Resend queued: the attempt appears below within seconds (reload).' : `Resend refused: ${escapeHtml(notice)}.`}</p>` : '';
