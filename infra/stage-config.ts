@@ -53,6 +53,8 @@ export interface StageConfig {
   gatewayUrls: Partial<Record<GatewayId, string>>;
   /** On-call address subscribed to the alarm topic, if given. */
   alarmEmail?: string;
+  /** Where the README is published (-c docsBaseUrl=https://...): the base of every error's docUrl; default README.md. */
+  docsBaseUrl?: string;
   /** For stateful resources: the table, its key, log groups. */
   removalPolicy: RemovalPolicy;
   logRetention: RetentionDays;
@@ -84,6 +86,7 @@ export function readStageConfig(node: Node): StageConfig {
     throw new Error('Context checkoutBaseUrl is no longer read: give -c checkoutDomain=<name> (with its certificate), and checkout links become https://<name>.');
   }
   const { checkoutDomain, apiDomain, hostedZone } = readDomains(node, stage, production);
+  const docsBaseUrl = contextString(node, 'docsBaseUrl');
   return {
     stage,
     production,
@@ -105,6 +108,7 @@ export function readStageConfig(node: Node): StageConfig {
       }),
     ),
     alarmEmail: contextString(node, 'alarmEmail'),
+    docsBaseUrl: docsBaseUrl === undefined ? undefined : httpsUrl('docsBaseUrl', docsBaseUrl),
     removalPolicy: production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     logRetention: production ? RetentionDays.ONE_YEAR : RetentionDays.TWO_WEEKS,
   };

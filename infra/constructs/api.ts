@@ -128,7 +128,7 @@ export class Api extends Construct {
         type: definition.type,
         ...(setsStatusCode(definition) ? { statusCode: String(definition.statusCode) } : {}),
         responseHeaders: gatewayResponseHeaders(definition),
-        templates: { 'application/json': gatewayResponseTemplate(definition) },
+        templates: { 'application/json': gatewayResponseTemplate(definition, config.docsBaseUrl) },
       });
     }
 

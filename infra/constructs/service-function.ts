@@ -41,6 +41,7 @@ export function serviceEnvironment(config: StageConfig, dataStore: DataStore): R
   return {
     TABLE_NAME: dataStore.table.tableName,
     CHECKOUT_BASE_URL: config.checkoutBaseUrl,
+    ...(config.docsBaseUrl ? { DOCS_BASE_URL: config.docsBaseUrl } : {}),
     POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
     [METRICS_NAMESPACE_VARIABLE]: metricsNamespaceFor(config.stage),
   };
