@@ -59,7 +59,7 @@ function spell(words: number[]) {
 }
 
 /** Every IPv6 form that carries the IPv4 address v4 (the Teredo client inverted), some with a dotted tail. */
-function carriers([a, b, c, d]: number[]) {
+function carriers([a, b, c, d]: readonly number[]) {
   const high = (a! << 8) | b!;
   const low = (c! << 8) | d!;
   const dotted = `${a}.${b}.${c}.${d}`;
