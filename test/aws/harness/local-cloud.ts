@@ -2,7 +2,7 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, type CreateTa
 import { CreateKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { CreateScheduleGroupCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { CreateQueueCommand, GetQueueAttributesCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +112,8 @@ export class LocalCloud {
         AWS_ACCESS_KEY_ID: fn.roleLogicalId,
         AWS_SECRET_ACCESS_KEY: 'local',
         AWS_SESSION_TOKEN: 'local',
+        // Any other service (Cognito for the dashboard) also goes to the recorder and on to moto: nothing leaves the machine.
+        AWS_ENDPOINT_URL: this.recorder.url,
         AWS_ENDPOINT_URL_DYNAMODB: this.recorder.url,
         AWS_ENDPOINT_URL_SQS: this.recorder.url,
         AWS_ENDPOINT_URL_KMS: this.recorder.url,
@@ -200,6 +202,11 @@ export class LocalCloud {
             return need(this.keys.get(id), id).id;
           case 'AWS::Scheduler::ScheduleGroup':
             return need(this.groups.get(id), id);
+          // Not deployed (no user pool offline, docs/aws-harness.md), but ids of Cognito's shape, which the code checks.
+          case 'AWS::Cognito::UserPool':
+            return `${REGION}_${localId(id, 9)}`;
+          case 'AWS::Cognito::UserPoolClient':
+            return localId(id, 26).toLowerCase();
           default:
             return id;
         }
@@ -325,6 +332,11 @@ function readOnly(dir: string): void {
     chmodSync(path, statSync(path).isDirectory() ? 0o555 : 0o444);
   }
   chmodSync(dir, 0o555);
+}
+
+/** A stable id of `length` letters and digits for a resource the harness does not deploy. */
+function localId(logicalId: string, length: number): string {
+  return createHash('sha256').update(logicalId).digest('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, length);
 }
 
 function need<T>(value: T | undefined, id: string): T {

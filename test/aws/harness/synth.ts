@@ -13,9 +13,9 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export async function synthesize(): Promise<string> {
   const outdir = mkdtempSync(join(tmpdir(), 'aws-harness-cdk-out-'));
   const bin = join(PROJECT_ROOT, 'node_modules', '.bin');
-  await run(join(bin, 'cdk'), ['synth', '--quiet', '--output', outdir, '-c', 'stage=dev'], {
+  await run(join(bin, 'cdk'), ['synth', '--quiet', '--output', outdir, '-c', 'stage=dev', '-c', `account=${ACCOUNT}`, '-c', `region=${REGION}`], {
     cwd: PROJECT_ROOT,
-    // An explicit account and region, as a deploy has them (the template's ARNs name them).
+    // An explicit account and region (infra/stage-config.ts requires them), as a deploy has them.
     env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, CDK_DEFAULT_ACCOUNT: ACCOUNT, CDK_DEFAULT_REGION: REGION },
     maxBuffer: 64 * 1024 * 1024,
   }).catch((error: { stderr?: string; message: string }) => {

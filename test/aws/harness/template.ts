@@ -81,6 +81,7 @@ function ref(name: string, ids: PhysicalIds, template: CfnTemplate): string {
     'AWS::Partition': 'aws',
     'AWS::URLSuffix': 'amazonaws.com',
     'AWS::StackName': 'svc-payments-local',
+    'AWS::StackId': `arn:aws:cloudformation:${REGION}:${ACCOUNT}:stack/svc-payments-local/6f1b7a90-0c3e-11f1-9a4e-0a1b2c3d4e5f`,
     'AWS::NoValue': '',
   };
   if (name in pseudo) return pseudo[name]!;
