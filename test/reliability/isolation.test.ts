@@ -51,7 +51,8 @@ describe('isolation between merchants and modes', { timeout: SUITE_TIMEOUT_MS },
     { who: 'the other mode', secret: owner.keys.secretLive, publishable: owner.keys.publishableLive, otherMode: true },
   ];
 
-  const secretBodyOf = (route: RouteDefinition) => (route.method === 'PATCH' ? { url: `${receiver.url}/taken-over` } : undefined);
+  /** A body the route accepts, so that the caller reaches the lookup of the owner's resource (a refund's defaults). */
+  const secretBodyOf = (route: RouteDefinition) => (route.method === 'PATCH' ? { url: `${receiver.url}/taken-over` } : route.idempotency === 'required' ? {} : undefined);
 
   for (const [id, route] of Object.entries(routes) as [string, RouteDefinition][]) {
     it(`${id} (${route.method} ${route.path}) never serves or changes the owner's data to another merchant or mode`, async () => {
@@ -72,7 +73,7 @@ describe('isolation between merchants and modes', { timeout: SUITE_TIMEOUT_MS },
         } else if (route.path.includes('{')) {
           const values = pathValues(route, owner);
           named = Object.values(values);
-          res = await sandbox.request(route.method, fillPath(route.path, values), { key: caller.secret, body: secretBodyOf(route) });
+          res = await sandbox.request(route.method, fillPath(route.path, values), { key: caller.secret, body: secretBodyOf(route), headers: { 'idempotency-key': crypto.randomUUID() } });
           const expected = caller.otherMode ? (OTHER_MODE_STATUS[id] ?? 404) : 404;
           if (res.status !== expected) figures.unexpectedStatus++;
           expect(res.status, `${caller.who}: ${res.text}`).toBe(expected);
