@@ -275,11 +275,12 @@ describe('POST /v1/sessions', () => {
       expect(JSON.stringify(res.body)).not.toContain(card.svcToken);
     });
 
-    it('keeps the customerRef that was sent over the card\'s', async () => {
+    it('refuses a customerRef other than the card\'s with 409 customer_mismatch (the customer guard), and accepts its own', async () => {
       const card = await putStoredCard(sandbox.deps, { merchantId: merchant.id, mode: 'test', customerRef: 'cust_42' });
-      const res = await create({ ...VALID, cardToken: card.svcToken, customerRef: 'cust_other' });
-      expect(res.status).toBe(201);
-      expect(res.body.customerRef).toBe('cust_other');
+      expectError(await create({ ...VALID, cardToken: card.svcToken, customerRef: 'cust_other' }), 409, 'customer_mismatch');
+      const own = await create({ ...VALID, cardToken: card.svcToken, customerRef: 'cust_42' });
+      expect(own.status).toBe(201);
+      expect(own.body.customerRef).toBe('cust_42');
     });
   });
 
