@@ -96,8 +96,8 @@ export function classifyAddress(address: string): AddressClass {
 
 /**
  * Whether the sender may connect to this address with this scheme. AWS: https to public addresses only. The
- * sandbox (`allowLoopback`, never set in AWS) also reaches its own machine, over https or http; http reaches
- * nothing else, so the rule is the same for a literal address and for a name resolved at sending.
+ * sandbox (`allowLoopback`, never set in AWS, and only for a literal loopback address or `localhost`) also reaches
+ * its own machine, over https or http alike; its http reaches nothing else.
  */
 export function isAllowedAddress(address: string, { allowLoopback, protocol = 'https:' }: { allowLoopback: boolean; protocol?: string }): boolean {
   const kind = classifyAddress(address);

@@ -128,9 +128,9 @@ export function applyAuthChange(
 
 /**
  * Endpoint URLs are https to public addresses. Only the sandbox (allowLoopbackHttp, never set in AWS) also reaches
- * its own machine, over https or http, so a developer can receive webhooks locally; its http reaches nothing else.
- * A literal address is judged now (an IPv6 form carrying an IPv4 address by that IPv4); a name is accepted now and
- * its every resolved address is judged by the same rule on each send (isAllowedAddress).
+ * its own machine, named as such (127.0.0.0/8, ::1, localhost), over https or http alike, so a developer can receive
+ * webhooks locally. A literal address is judged now (an IPv6 form carrying an IPv4 address by that IPv4); any other
+ * name is accepted for https now and its every resolved address must be public on each send (isAllowedAddress).
  */
 export function endpointUrlIssue(value: string, { allowLoopbackHttp }: { allowLoopbackHttp: boolean }): string | null {
   let url: URL;
@@ -142,9 +142,8 @@ export function endpointUrlIssue(value: string, { allowLoopbackHttp }: { allowLo
   if (url.username || url.password) return 'must not contain credentials; use authType instead';
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const kind = host === 'localhost' ? 'loopback' : classifyAddress(host);
-  const name = kind === 'invalid';
-  if (url.protocol !== 'https:' && !(allowLoopbackHttp && url.protocol === 'http:' && (name || kind === 'loopback'))) return 'must be an https URL';
-  if (name || kind === 'public' || (allowLoopbackHttp && kind === 'loopback')) return null;
+  if (url.protocol !== 'https:' && !(allowLoopbackHttp && url.protocol === 'http:' && kind === 'loopback')) return 'must be an https URL';
+  if (kind === 'invalid' || kind === 'public' || (allowLoopbackHttp && kind === 'loopback')) return null;
   return 'must point to a public address';
 }
 

@@ -58,7 +58,9 @@ function guardedLookup(allowLoopback: boolean, protocol: string): LookupFunction
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
-      const refused = addresses.find((a) => !isAllowedAddress(a.address, { allowLoopback, protocol }));
+      // The sandbox's machine is reached by its own name only: another name resolving there is refused, as in AWS.
+      const loopback = allowLoopback && hostname === 'localhost';
+      const refused = addresses.find((a) => !isAllowedAddress(a.address, { allowLoopback: loopback, protocol }));
       if (refused) return callback(new ForbiddenAddressError(refused.address) as NodeJS.ErrnoException, '', 0);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       const first = addresses[0]!;
