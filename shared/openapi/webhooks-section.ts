@@ -39,7 +39,8 @@ export function webhooksSection(): ZodOpenApiPathsObject {
   return Object.fromEntries(
     EVENT_TYPES.map((type) => {
       const optional = OPTIONAL_EVENT_TYPES.includes(type);
-      const example = sampleEvent(type, { mode: 'test', now: EXAMPLE_NOW, endpointId: 'we_5rT8wQ1zX4cV7bN2mK6jH3gF' });
+      // A fixed id too (a sample's is random, as a real event's): the document is the same at every build.
+      const example = { ...sampleEvent(type, { mode: 'test', now: EXAMPLE_NOW, endpointId: 'we_5rT8wQ1zX4cV7bN2mK6jH3gF' }), id: 'evt_2mN8qR5tV1xK7wB3yL6pC9dZ' };
       return [
         type,
         {
