@@ -254,7 +254,7 @@ export class LocalCloud {
     const sqs = this.client(SQSClient);
     const all = resourcesOfType(this.template, 'AWS::SQS::Queue');
     for (const [id, { Properties: p }] of all) {
-      const name = p.QueueName ?? `${id}-${this.tableName}`;
+      const name = p.QueueName === undefined ? `${id}-${this.tableName}` : String(resolveValue(p.QueueName, this.ids, this.template));
       const attributes: Record<string, string> = {};
       if (p.VisibilityTimeout !== undefined) attributes.VisibilityTimeout = String(p.VisibilityTimeout);
       if (p.DelaySeconds !== undefined) attributes.DelaySeconds = String(p.DelaySeconds);
@@ -285,7 +285,8 @@ export class LocalCloud {
   private async createScheduleGroups(): Promise<void> {
     const scheduler = this.client(SchedulerClient);
     for (const [id, { Properties: p }] of resourcesOfType(this.template, 'AWS::Scheduler::ScheduleGroup')) {
-      const name = p.Name ?? `${id}-${randomBytes(3).toString('hex')}`;
+      // A name the template gives (with intrinsics: the stack's id in it) is resolved like any other value.
+      const name = p.Name === undefined ? `${id}-${randomBytes(3).toString('hex')}` : String(resolveValue(p.Name, this.ids, this.template));
       await scheduler.send(new CreateScheduleGroupCommand({ Name: name }));
       this.groups.set(id, name);
     }
