@@ -50,6 +50,7 @@ function listSessionsEvent(key?: string) {
 describe('route function bundle', () => {
   let bundleDir: string;
   let keys: MerchantKeys;
+  let tracedKeys: MerchantKeys;
 
   beforeAll(async () => {
     // One route function through the same construct, so CDK runs esbuild with the stack's bundling options.
@@ -64,10 +65,11 @@ describe('route function bundle', () => {
     provideRuntimeSdk(assembly.directory);
 
     const db = testDb();
-    ({ keys } = await createMerchant(
-      { merchants: createMerchantStore(db, testConnection().tableName), apiKeys: createApiKeyStore(db, testConnection().tableName) },
-      { name: 'Bundle test merchant', now: new Date() },
-    ));
+    const stores = { merchants: createMerchantStore(db, testConnection().tableName), apiKeys: createApiKeyStore(db, testConnection().tableName) };
+    ({ keys } = await createMerchant(stores, { name: 'Bundle test merchant', now: new Date() }));
+    // The traced call's own merchant: a request of the same merchant earlier in the same minute would make the rate
+    // limit's first conditional write lose (handled, but traced as an error) and the trace depend on the clock.
+    ({ keys: tracedKeys } = await createMerchant(stores, { name: 'Traced bundle test merchant', now: new Date() }));
     db.destroy();
   }, SYNTH_TIMEOUT_MS);
 
@@ -98,8 +100,10 @@ describe('route function bundle', () => {
 
   it('is one ES module with its source map, small enough to load fast', () => {
     expect(readdirSync(bundleDir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
-    // Target 250 KB (issue 8); about 295 KB today, of which zod 90 KB and the tracer's X-Ray SDK 110 KB.
-    expect(statSync(join(bundleDir, 'index.mjs')).size).toBeLessThan(320 * 1024);
+    // Target 250 KB (issue 8), missed: 341 KB at 2026-11-23 for this route, which dashboard users also call: zod 92 KB,
+    // the tracer's X-Ray SDK 104 KB (with semver and cls-hooked), aws-jwt-verify 16 KB (the user-token check, wired
+    // only into routes with a dashboard role). The guard catches a regression beyond that, e.g. a bundled SDK.
+    expect(statSync(join(bundleDir, 'index.mjs')).size).toBeLessThan(360 * 1024);
   });
 
   it('imports the AWS SDK from the runtime instead of bundling it', () => {
@@ -139,10 +143,9 @@ describe('route function bundle', () => {
   };
 
   it('traces each DynamoDB call as an X-Ray subsegment when Lambda tracing is on', async () => {
-    const { result, subsegments } = await invokeTraced(listSessionsEvent(keys.secretTest));
+    const { result, subsegments } = await invokeTraced(listSessionsEvent(tracedKeys.secretTest));
     expect(result.statusCode).toBe(200);
-    // A cold container: the key and the merchant (GetItem), the rate limit (UpdateItem, twice if another process
-    // started this minute), the listing (Query).
+    // A cold container: the key and the merchant (GetItem), the rate limit (UpdateItem), the listing (Query).
     const operations = subsegments.filter((d) => d.name === 'DynamoDB').map((d) => d.aws?.operation);
     expect(new Set(operations)).toEqual(new Set(['GetItem', 'UpdateItem', 'Query']));
     expect(subsegments.find((d) => d.name === '## index.handler')).toMatchObject({ name: '## index.handler' });
@@ -161,6 +164,7 @@ describe('route function bundle', () => {
     const result = await invoke(listSessionsEvent());
     expect(result.statusCode).toBe(401);
     const body = JSON.parse(result.body) as { message: string };
-    expect(body).toEqual(errorBody(401, 'invalid_api_key', body.message));
+    // The Lambda request id of the test event (req-1) stands in for API Gateway's.
+    expect(body).toEqual({ ...errorBody(401, 'invalid_api_key', body.message), requestId: 'req_req-1', docUrl: 'README.md#error-invalid_api_key' });
   });
 });

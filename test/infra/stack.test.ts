@@ -393,7 +393,14 @@ describe('PaymentsStack', () => {
         StatusCode: '429',
         ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': "'1'" }),
         ResponseTemplates: {
-          'application/json': Match.serializedJson({ statusCode: 429, error: 'Too Many Requests', message: 'Rate limit exceeded. Please retry later.', code: 'rate_limited' }),
+          'application/json': Match.serializedJson({
+            statusCode: 429,
+            error: 'Too Many Requests',
+            message: 'Rate limit exceeded. Please retry later.',
+            code: 'rate_limited',
+            requestId: 'req_$context.requestId',
+            docUrl: 'README.md#error-rate_limited',
+          }),
         },
       });
     });
