@@ -36,6 +36,8 @@ export async function startTestSandbox(
     gatewayTimeoutMs?: number;
     /** To start again after stop(): the same clock and the same merchants, as a restarted sandbox would have. */
     restartOf?: TestSandbox;
+    /** Where the local keys live; default one folder per test process. The admin CLI finds them at <SANDBOX_DIR>/keys. */
+    keyDir?: string;
     /** Default SILENT; a leak scan turns logging on to read every line. */
     logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
   } = {},
@@ -49,7 +51,7 @@ export async function startTestSandbox(
     tableName,
     clock,
     keyCacheTtlMs: options.keyCacheTtlMs,
-    keyDir: TEST_KEY_DIR,
+    keyDir: options.keyDir ?? TEST_KEY_DIR,
     gatewayTimeoutMs: options.gatewayTimeoutMs,
     logLevel: options.logLevel ?? 'SILENT',
     ownsMerchant: (merchantId) => owned.has(merchantId),
