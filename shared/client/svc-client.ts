@@ -9,7 +9,15 @@ export interface SvcClientOptions {
   secretKey: string;
   /** Defaults to the global fetch (Node.js 18+). */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Retries after a network error, 409 idempotency_in_progress, 429 or 5xx (default 2), with exponential backoff
+   * (Retry-After honoured, capped). Only reads, deletes and calls carrying an Idempotency-Key are retried.
+   */
+  maxRetries?: number;
 }
+
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 8_000;
 
 export interface WriteOptions {
   /** Makes the POST safe to retry: the same key and body replay the first answer for 24 hours. */
@@ -32,10 +40,27 @@ interface CallInput {
  * const session = await svc.sessions.create({ amountMinor: 1050, currency: 'VES' }, { idempotencyKey: 'order-42' });
  * redirect(session.checkoutUrl);
  */
-export function createSvcClient({ baseUrl, secretKey, fetch = globalThis.fetch }: SvcClientOptions) {
+export function createSvcClient({ baseUrl, secretKey, fetch = globalThis.fetch, maxRetries = 2 }: SvcClientOptions) {
   const origin = baseUrl.replace(/\/+$/, '');
 
-  async function call<T>(routeId: RouteId, { params = {}, query = {}, body, idempotencyKey }: CallInput = {}): Promise<T> {
+  /** One logical call: the same request (same Idempotency-Key) sent again while the failure is a transient one. */
+  async function call<T>(routeId: RouteId, input: CallInput = {}): Promise<T> {
+    const retrySafe = Boolean(input.idempotencyKey) || ['GET', 'DELETE'].includes(routes[routeId].method);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await send<T>(routeId, input);
+      } catch (error) {
+        // Not an SvcApiError: fetch failed (network, connection reset), the request may or may not have arrived.
+        const transient = !(error instanceof SvcApiError) || isTransient(error);
+        if (!retrySafe || attempt >= maxRetries || !transient) throw error;
+        const backoff = BACKOFF_BASE_MS * 2 ** attempt * (0.5 + Math.random() / 2);
+        const retryAfter = error instanceof SvcApiError && error.retryAfterSeconds !== null ? error.retryAfterSeconds * 1000 : null;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(BACKOFF_CAP_MS, retryAfter ?? backoff)));
+      }
+    }
+  }
+
+  async function send<T>(routeId: RouteId, { params = {}, query = {}, body, idempotencyKey }: CallInput): Promise<T> {
     const route = routes[routeId];
     const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
     const search = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))).toString();
@@ -57,7 +82,9 @@ export function createSvcClient({ baseUrl, secretKey, fetch = globalThis.fetch }
 
   return {
     sessions: {
-      create: (params: Api.CreateSessionParams, options: WriteOptions = {}) => call<Api.Session>('createSession', { body: params, ...options }),
+      /** Without an idempotencyKey the client makes one (a UUID), so its own retries cannot create twice. */
+      create: (params: Api.CreateSessionParams, options: WriteOptions = {}) =>
+        call<Api.Session>('createSession', { body: params, idempotencyKey: options.idempotencyKey ?? crypto.randomUUID() }),
       get: (reference: string) => call<Api.Session>('getSession', { params: { reference } }),
       list: (params: Api.ListSessionsParams = {}) => call<Api.SessionList>('listSessions', { query: params }),
       expire: (reference: string) => call<Api.Session>('expireSession', { params: { reference } }),
@@ -67,8 +94,9 @@ export function createSvcClient({ baseUrl, secretKey, fetch = globalThis.fetch }
       delete: (svcToken: string) => call<Api.Card>('deleteCard', { params: { svcToken } }),
     },
     charges: {
-      /** A server-to-server charge of a stored card; the Idempotency-Key is required (one per intended charge). */
-      create: (params: Api.CreateChargeParams, options: Required<WriteOptions>) => call<Api.Transaction>('createCharge', { body: params, ...options }),
+      /** A server-to-server charge of a stored card; pass one Idempotency-Key per intended charge (default: a UUID per call). */
+      create: (params: Api.CreateChargeParams, options: WriteOptions = {}) =>
+        call<Api.Transaction>('createCharge', { body: params, idempotencyKey: options.idempotencyKey ?? crypto.randomUUID() }),
     },
     transactions: {
       list: (params: Api.ListTransactionsParams = {}) => call<Api.TransactionList>('listTransactions', { query: params }),
@@ -76,11 +104,15 @@ export function createSvcClient({ baseUrl, secretKey, fetch = globalThis.fetch }
     },
     refunds: {
       /**
-       * Refunds `amountMinor` of an approved transaction (default: all that remains); the Idempotency-Key is required
-       * (one per intended refund). Resolves with status pending while the bank has not paid it out.
+       * Refunds `amountMinor` of an approved transaction (default: all that remains); pass one Idempotency-Key per
+       * intended refund (default: a UUID per call). Resolves with status pending while the bank has not paid it out.
        */
-      create: (transactionReference: string, params: Api.CreateRefundParams, options: Required<WriteOptions>) =>
-        call<Api.Refund>('createRefund', { params: { reference: transactionReference }, body: params, ...options }),
+      create: (transactionReference: string, params: Api.CreateRefundParams, options: WriteOptions = {}) =>
+        call<Api.Refund>('createRefund', {
+          params: { reference: transactionReference },
+          body: params,
+          idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
+        }),
       list: (transactionReference: string) => call<Api.RefundList>('listRefunds', { params: { reference: transactionReference } }),
     },
     analytics: {
@@ -112,6 +144,9 @@ function parseJson(text: string): unknown {
     return undefined;
   }
 }
+
+/** Worth sending again: the key's first request still running, rate limited, or the server's fault. */
+const isTransient = (error: SvcApiError) => error.status === 429 || error.status >= 500 || (error.status === 409 && error.code === 'idempotency_in_progress');
 
 const isErrorBody = (value: unknown): value is Api.ApiErrorBody =>
   typeof value === 'object' && value !== null && typeof (value as Api.ApiErrorBody).code === 'string' && typeof (value as Api.ApiErrorBody).statusCode === 'number';

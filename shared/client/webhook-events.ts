@@ -19,9 +19,16 @@ export class WebhookSignatureError extends Error {
  * const event = parseWebhookEvent({ rawBody, header: req.headers['svc-signature'], secret: process.env.WHSEC! });
  * if (event.type === 'charge.approved' && event.data.sample !== true) await fulfil(event.data.sessionReference);
  */
-export function parseWebhookEvent(options: { rawBody: string | Buffer; header: string | string[] | null | undefined; secret: string; now?: number }): EventEnvelope {
+export function parseWebhookEvent(options: {
+  rawBody: string | Buffer;
+  header: string | string[] | null | undefined;
+  secret: string;
+  now?: number;
+  /** Largest accepted gap between the signature's t and now; default 300 (5 minutes). */
+  toleranceSeconds?: number;
+}): EventEnvelope {
   const header = Array.isArray(options.header) ? options.header[0] : options.header;
-  const result = verifyWebhookSignature({ header, rawBody: options.rawBody, secret: options.secret, now: options.now });
+  const result = verifyWebhookSignature({ header, rawBody: options.rawBody, secret: options.secret, now: options.now, toleranceSeconds: options.toleranceSeconds });
   if (!result.valid) throw new WebhookSignatureError(result.reason);
   return JSON.parse(options.rawBody.toString()) as EventEnvelope;
 }

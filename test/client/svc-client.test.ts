@@ -91,7 +91,8 @@ describe('the typed client against the sandbox', () => {
     expect(invalid).toMatchObject({ status: 400, code: 'parameter_invalid', field: 'amountMinor' });
     expect((invalid as SvcApiError).errors.map((e) => e.param)).toEqual(['amountMinor', 'currency']);
     const { keys } = await sandbox.newMerchant({ changes: { rateLimits: { reads: { perMinute: 1, perDay: 10 } } } });
-    const limited = createSvcClient({ baseUrl: sandbox.url, secretKey: keys.secretTest });
+    // maxRetries 0: the 429 itself is under test, not the client's waiting it out (test/sdk/client-retries.test.ts).
+    const limited = createSvcClient({ baseUrl: sandbox.url, secretKey: keys.secretTest, maxRetries: 0 });
     await limited.sessions.list();
     expect(await limited.sessions.list().catch((e: unknown) => e)).toMatchObject({ status: 429, code: 'rate_limited', retryAfterSeconds: expect.any(Number) });
     const wrongKey = createSvcClient({ baseUrl: sandbox.url, secretKey: 'sk_test_nope' });
