@@ -74,15 +74,24 @@ describe('the svc CLI against the sandbox', () => {
     }, 180_000);
   }
 
-  it('a second listen reuses the endpoint and its secret', async () => {
-    const second = spawn(PLAIN_NODE, [CLI, 'listen', '--forward-to', 'http://127.0.0.1:9/none'], { env });
+  it('a second listen reuses the endpoint and its secret, and registers --public-url (the tunnel of a deployed stack)', async () => {
+    // A port of the machine that is free now: the relay takes it, and the "public" URL names it.
+    const probe = createServer();
+    await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((ok) => probe.close(() => ok()));
+    const publicUrl = `http://127.0.0.1:${port}/`;
+    const second = spawn(PLAIN_NODE, [CLI, 'listen', '--forward-to', 'http://127.0.0.1:9/none', '--port', String(port), '--public-url', publicUrl], { env });
     let output = '';
     second.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     try {
       await expect.poll(() => output, { timeout: 60_000, interval: 200 }).toMatch(/Webhook signing secret/);
       expect(output).toContain(`Webhook signing secret: ${secret}`);
       const endpoints = (await sandbox.request('GET', '/v1/webhooks/endpoints?limit=100', { key: env.SVC_SECRET_KEY })).body.data;
-      expect(endpoints.filter((e: { description: string | null }) => e.description === 'svc listen')).toHaveLength(1);
+      const ours = endpoints.filter((e: { description: string | null }) => e.description === 'svc listen');
+      expect(ours).toHaveLength(1);
+      expect(ours[0].url).toBe(publicUrl);
+      expect(output).toContain(`relay http://127.0.0.1:${port}/`);
     } finally {
       second.kill('SIGTERM');
     }

@@ -11,9 +11,11 @@ const SECRETS_FILE = join(process.env.SVC_CONFIG_DIR ?? join(homedir(), '.config
 /**
  * Starts a relay on 127.0.0.1, points the "svc listen" endpoint at it (registering one the first time) and forwards
  * each delivery's raw body and Svc-Signature untouched, answering the API with the receiver's status (so a failing
- * receiver gets the API's retries). Runs until stopped.
+ * receiver gets the API's retries). Runs until stopped. A deployed stack only sends to public https URLs: then the
+ * endpoint gets publicUrl, a tunnel (cloudflared, ngrok...) to the relay's port.
  */
-export async function listen({ svc, apiUrl, forwardTo, events }: { svc: SvcClient; apiUrl: string; forwardTo: string; events: string[] }) {
+export async function listen(options: { svc: SvcClient; apiUrl: string; forwardTo: string; events: string[]; port: number; publicUrl: string | undefined }) {
+  const { svc, apiUrl, forwardTo, events } = options;
   const relay = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', async () => {
@@ -33,11 +35,11 @@ export async function listen({ svc, apiUrl, forwardTo, events }: { svc: SvcClien
       }
     });
   });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => relay.listen(options.port, '127.0.0.1', resolve));
   const address = relay.address();
   const relayUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
 
-  const { id, secret } = await endpointFor(svc, apiUrl, relayUrl, events);
+  const { id, secret } = await endpointFor(svc, apiUrl, options.publicUrl ?? relayUrl, events);
   console.log(`Ready. Forwarding ${events.length ? events.join(', ') : 'all events'} to ${forwardTo} (endpoint ${id}, relay ${relayUrl})`);
   console.log(`Webhook signing secret: ${secret}`);
   const stop = () => relay.close(() => process.exit(0));

@@ -9,6 +9,7 @@ import { trigger, TRIGGERS } from './trigger.ts';
 
 const USAGE = `usage:
   svc listen --forward-to <url> [--events a,b] [--api-key sk_test_...] [--api-url http://localhost:4010]
+             [--port <relay port>] [--public-url https://<tunnel to the relay>]   (a deployed stack needs the latter)
   svc trigger <${Object.keys(TRIGGERS).join('|')}> [--api-key sk_test_...] [--api-url http://localhost:4010]
 The key defaults to $SVC_SECRET_KEY, the API to $SVC_URL or http://localhost:4010.`;
 
@@ -16,7 +17,7 @@ async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { 'forward-to': { type: 'string' }, events: { type: 'string' }, 'api-key': { type: 'string' }, 'api-url': { type: 'string' }, help: { type: 'boolean' } },
+    options: { 'forward-to': { type: 'string' }, port: { type: 'string' }, 'public-url': { type: 'string' }, events: { type: 'string' }, 'api-key': { type: 'string' }, 'api-url': { type: 'string' }, help: { type: 'boolean' } },
   });
   const [command, eventType] = positionals;
   const apiKey = values['api-key'] ?? process.env.SVC_SECRET_KEY;
@@ -28,7 +29,7 @@ async function main(argv: string[]): Promise<void> {
     const forwardTo = values['forward-to'];
     if (!forwardTo) throw new UsageError('--forward-to <url> is required');
     const events = values.events ? values.events.split(',').map((e) => e.trim()).filter(Boolean) : [];
-    return listen({ svc, apiUrl, forwardTo, events });
+    return listen({ svc, apiUrl, forwardTo, events, port: Number(values.port ?? 0), publicUrl: values['public-url'] });
   }
   if (command === 'trigger') {
     if (!eventType || !(eventType in TRIGGERS)) throw new UsageError(`trigger takes one of: ${Object.keys(TRIGGERS).join(', ')}`);
