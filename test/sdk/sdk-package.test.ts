@@ -60,6 +60,11 @@ describe('the @svc/node package', () => {
     expect(declarations).not.toMatch(/\bimport\b|zod|\.ts['"]/);
   });
 
+  it('puts the svc CLI on the bin path of the project', async () => {
+    const { stdout } = await run(join(project, 'node_modules/.bin/svc'), ['--help'], { cwd: project, env: { PATH: `/usr/bin:${process.env.PATH}` }, timeout: 60_000 });
+    expect(stdout).toMatch(/svc listen --forward-to <url>[\s\S]*svc trigger </);
+  }, 120_000);
+
   for (const script of ['esm.mjs', 'cjs.cjs']) {
     it(`${script}: creates (one session despite a lost answer), reads, gets a typed error and verifies webhooks`, async () => {
       const { stdout } = await run(PLAIN_NODE, [script], { cwd: project, env, timeout: 120_000 });
