@@ -17,12 +17,13 @@ import { ServiceFunction, serviceEnvironment } from './service-function.ts';
 import { addDeadLetters } from './work-queue.ts';
 
 /**
- * A stream batch the function reports failed is retried this often, for at most this long, then only its position
- * goes to the OnFailure queue (alarmed). The worker parks a record it cannot handle itself (with its content), so
- * these retries only cover a worker that could not even park: the table unreachable. 12 hours leave half the
- * stream's 24-hour retention to re-read a record from its position (docs/runbook.md).
+ * A stream batch the function reports failed is retried without a count limit (CDK's default, -1) for at most this
+ * long, then only its position goes to the OnFailure queue (alarmed). The worker reports a failing record while it is
+ * younger than PARK_AFTER_MS (an outage passes, nothing to replay by hand), then parks it with its content; so a
+ * count limit (tried in seconds) could discard a record before its worker parks it. What reaches the OnFailure queue
+ * is a record its worker could not even park (the table unreachable): 12 hours leave half the stream's 24-hour
+ * retention to re-read it from its position (docs/runbook.md).
  */
-const STREAM_RETRY_ATTEMPTS = 50;
 const STREAM_MAX_RECORD_AGE = Duration.hours(12);
 
 /** Lambda's asynchronous retries of a failed daily run (its maximum): the run is idempotent, so a retry is safe. */
@@ -76,7 +77,6 @@ export class WorkerFunction extends ServiceFunction {
         batchSize: 100,
         maxBatchingWindow: Duration.seconds(0),
         bisectBatchOnError: true,
-        retryAttempts: STREAM_RETRY_ATTEMPTS,
         maxRecordAge: STREAM_MAX_RECORD_AGE,
         reportBatchItemFailures: true,
         ...(streamFailures ? { onFailure: new SqsDlq(streamFailures) } : {}),

@@ -29,7 +29,7 @@ export function createLocalBackground(options: {
   const tablesClient = localClient(options.dynamoEndpoint);
   const webhookDeliveries = new LocalQueue('webhookDeliveries', queues.webhookDeliveries, options.clock);
   const local: LocalBackground = {
-    streams: new StreamReader(streamsClient, tablesClient, options.db, options.tableName, options.streamReaderId),
+    streams: new StreamReader(streamsClient, tablesClient, options.db, options.tableName, options.streamReaderId, options.clock),
     queues: { webhookDeliveries, sessionExpiry: new LocalQueue('sessionExpiry', queues.sessionExpiry, options.clock) },
     scheduler: new LocalScheduler(options.db, options.tableName, options.clock, options.owns),
     openDeliveries: new OpenDeliveries(options.db, options.tableName, options.clock, options.owns, webhookDeliveries),

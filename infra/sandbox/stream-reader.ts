@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import type { Clock } from '../../shared/clock.ts';
 import { keys } from '../../shared/store/keys.ts';
 
 const CHECKPOINT_PREFIX = 'LOCAL_STREAM#';
@@ -43,6 +44,8 @@ export class StreamReader {
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly readerId: string,
+    /** The sandbox clock: a record's time is told on it, as Lambda's and the stream's agree in AWS. */
+    private readonly clock?: Clock,
   ) {}
 
   async start(): Promise<void> {
@@ -168,9 +171,14 @@ export class StreamReader {
         SequenceNumber: d?.SequenceNumber,
         SizeBytes: d?.SizeBytes,
         StreamViewType: d?.StreamViewType,
-        ApproximateCreationDateTime: d?.ApproximateCreationDateTime ? Math.floor(d.ApproximateCreationDateTime.getTime() / 1000) : undefined,
+        // DynamoDB Local stamps real time; moved by the sandbox clock's offset, the workers see a record's age right.
+        ApproximateCreationDateTime: d?.ApproximateCreationDateTime ? Math.floor((d.ApproximateCreationDateTime.getTime() + this.clockOffsetMs()) / 1000) : undefined,
       },
     };
+  }
+
+  private clockOffsetMs(): number {
+    return this.clock ? this.clock.now() - Date.now() : 0;
   }
 }
 

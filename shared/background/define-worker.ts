@@ -77,9 +77,21 @@ interface RecordOf {
   [EventType.DynamoDBStreams]: DynamoDBRecord;
 }
 
-/** In-process tries of a stream record before it is parked, and the waits between them (a throttle, a brief outage). */
+/** In-process tries of a stream record per invocation, and the waits between them (a throttle, a brief outage). */
 export const STREAM_RECORD_TRIES = 3;
 const STREAM_RETRY_DELAYS_MS = [250, 1_000];
+/**
+ * How old a stream record still failing must be before it is parked. A younger one is reported failed, so the
+ * poller (Lambda, or the sandbox's stream reader) tries it again later: an outage of a few minutes (SQS, Scheduler)
+ * delivers everything once it passes, with no replay by hand; a record that still fails after that is a poison record.
+ * Measured on deps.clock against the stream's own time, so moving the sandbox clock ages records too.
+ */
+export const PARK_AFTER_MS = 5 * 60_000;
+
+const recordAgeMs = (record: DynamoDBRecord, now: number): number => {
+  const created = record.dynamodb?.ApproximateCreationDateTime;
+  return created === undefined ? Number.POSITIVE_INFINITY : now - created * 1000;
+};
 
 const recordIdOf = (record: SQSRecord | DynamoDBRecord) => ('messageId' in record ? record.messageId : (record.eventID ?? record.dynamodb?.SequenceNumber ?? ''));
 const errorOf = (error: unknown) => (error instanceof Error ? { name: error.name, message: error.message } : { name: typeof error, message: String(error) });
@@ -108,9 +120,10 @@ async function park(deps: Deps, workerId: WorkerId, record: SQSRecord | DynamoDB
 }
 
 /**
- * A stream record, tried STREAM_RECORD_TRIES times, then parked: the stream moves on and nothing is lost. Only a
- * record that could not even be parked (the table unreachable) is reported failed, for Lambda (or the sandbox) to
- * retry. A replay request runs the parked record again: removed once it succeeds, parked again with the new error.
+ * A stream record, tried STREAM_RECORD_TRIES times; still failing, it is reported failed for Lambda (or the sandbox)
+ * to retry while younger than PARK_AFTER_MS, then parked: the stream moves on and nothing is lost. A record that
+ * could not even be parked (the table unreachable) is reported failed too. A replay request runs the parked record
+ * again: removed once it succeeds, parked again with the new error.
  */
 async function handleStreamRecord(workerId: WorkerId, process: (record: DynamoDBRecord, deps: Deps) => Promise<void>, record: DynamoDBRecord, deps: Deps): Promise<void> {
   const replay = replayRequestOf(workerId, record);
@@ -123,7 +136,11 @@ async function handleStreamRecord(workerId: WorkerId, process: (record: DynamoDB
       return;
     } catch (error) {
       logUnexpected(deps.logger, error, { recordId: recordIdOf(target) });
-      if (tries >= STREAM_RECORD_TRIES) return park(deps, workerId, target, error, (replay?.attempts ?? 0) + tries);
+      if (tries >= STREAM_RECORD_TRIES) {
+        // A replay is of a record already parked once: parked again at once when it still fails.
+        if (!replay && recordAgeMs(target, deps.clock.now()) < PARK_AFTER_MS) throw error;
+        return park(deps, workerId, target, error, (replay?.attempts ?? 0) + tries);
+      }
       await new Promise((resolve) => setTimeout(resolve, STREAM_RETRY_DELAYS_MS[tries - 1]));
     }
   }

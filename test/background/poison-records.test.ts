@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { STREAM_RECORD_TRIES } from '../../shared/background/define-worker.ts';
+import { PARK_AFTER_MS, STREAM_RECORD_TRIES } from '../../shared/background/define-worker.ts';
 import { createParkedRecords, type ParkedRecord } from '../../shared/background/parked-records.ts';
 import { expiryScheduleName } from '../../shared/domain/expiry-timing.ts';
 import { testConnection, testDb } from '../support/dynamo.ts';
@@ -35,16 +35,21 @@ describe('poison records: retried, parked, visible, replayed', () => {
     // The fault: the scheduler the expiry planner needs refuses every call.
     const { scheduler } = env.sandbox.background;
     const fault = vi.spyOn(scheduler, 'schedule').mockRejectedValue(new Error('Scheduler unavailable'));
-    const session = (await env.sandbox.request('POST', '/v1/sessions', { key: keys.secretTest, body: { amountMinor: 500, currency: 'VES', expiresInMinutes: 10 } })).body as {
+    const session = (await env.sandbox.request('POST', '/v1/sessions', { key: keys.secretTest, body: { amountMinor: 500, currency: 'VES', expiresInMinutes: 30 } })).body as {
       reference: string;
       expiresAt: string;
     };
+    // Young, the record is reported failed and tried again (an outage may pass): not parked yet.
+    const scheduleName = expiryScheduleName(session.reference);
+    await vi.waitFor(() => expect(fault.mock.calls.filter(([name]) => name === scheduleName).length).toBeGreaterThan(STREAM_RECORD_TRIES), PATIENTLY);
+    expect(await parkedFor(session.reference)).toBeUndefined();
+    // Past PARK_AFTER_MS and still failing, it is parked at its next try (the session lives 30 minutes: its expiry
+    // schedule is still ahead after this).
+    env.sandbox.advance(PARK_AFTER_MS / 1000 + 1);
     await vi.waitFor(async () => expect(await parkedFor(session.reference)).toBeDefined(), PATIENTLY);
 
     // Retried, then parked whole with its error: nothing dropped.
     const entry = (await parkedFor(session.reference))!;
-    const scheduleName = expiryScheduleName(session.reference);
-    expect(fault.mock.calls.filter(([name]) => name === scheduleName)).toHaveLength(STREAM_RECORD_TRIES);
     expect(entry).toMatchObject({ source: 'stream', attempts: STREAM_RECORD_TRIES, error: { name: 'Error', message: 'Scheduler unavailable' } });
     expect(entry.record).toMatchObject({ eventName: 'INSERT', dynamodb: { NewImage: { reference: { S: session.reference } } } });
 

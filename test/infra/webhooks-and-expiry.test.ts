@@ -50,7 +50,9 @@ describe('webhook and expiry constructs', () => {
     const streams = ofType('AWS::Lambda::EventSourceMapping').filter(([, r]) => r.Properties.StartingPosition === 'TRIM_HORIZON');
     const alarmedQueues = ofType('AWS::CloudWatch::Alarm').flatMap(([, a]) => (a.Properties.Dimensions as { Value: { 'Fn::GetAtt'?: [string] } }[] | undefined)?.map((d) => d.Value['Fn::GetAtt']?.[0]) ?? []);
     for (const [id, mapping] of streams) {
-      expect(mapping.Properties, id).toMatchObject({ BisectBatchOnFunctionError: true, MaximumRetryAttempts: 50, MaximumRecordAgeInSeconds: 12 * 3600 });
+      expect(mapping.Properties, id).toMatchObject({ BisectBatchOnFunctionError: true, MaximumRecordAgeInSeconds: 12 * 3600 });
+      // No count limit: retries must outlast the worker's PARK_AFTER_MS, after which it parks the record itself.
+      expect((mapping.Properties as Record<string, unknown>).MaximumRetryAttempts ?? -1, id).toBe(-1);
       const onFailure = mapping.Properties.DestinationConfig.OnFailure.Destination as { 'Fn::GetAtt': [string, string] };
       expect(alarmedQueues, id).toContain(onFailure['Fn::GetAtt'][0]);
     }
