@@ -171,8 +171,8 @@ export class LambdaContainer {
         return;
       }
       const match = /^\/2018-06-01\/runtime\/invocation\/([^/]+)\/(response|error)$/.exec(url);
-      if (req.method === 'POST' && match && this.current?.requestId === match[1]) {
-        const done = this.current;
+      const done = this.current;
+      if (req.method === 'POST' && match && done && done.requestId === match[1]) {
         this.current = undefined;
         const durationMs = performance.now() - done.startedAt!;
         if (match[2] === 'response') done.resolve({ ok: true, result: body ? JSON.parse(body) : null, durationMs });
