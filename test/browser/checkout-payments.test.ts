@@ -36,7 +36,7 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     // Today's bolívar symbol, whatever the browser's locale data says (it still has Bs.S, 2018-2021).
     expect(await page.locator('#amount').textContent()).toMatch(/^Bs\.\s1\.250,50$/);
     expect(await page.getByRole('button', { name: /^Pagar/ }).textContent()).toMatch(/^Pagar Bs\.\s1\.250,50$/);
-    expect(await merchantShown(page)).toEqual(BRANDED);
+    await expect.poll(() => merchantShown(page), WAIT).toEqual(BRANDED);
     expect(await page.title()).toBe(`Pago a ${BUSINESS_NAME}`);
     expect(await page.locator('#secure-note').isVisible()).toBe(true);
     expect(await page.locator('#description').textContent()).toBe('Pedido 42: dos cafés y un pan de jamón');
@@ -55,7 +55,7 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     await page.getByRole('button', { name: /^Pagar/ }).click();
 
     await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor(WAIT);
-    expect(await merchantShown(page)).toEqual(BRANDED);
+    await expect.poll(() => merchantShown(page), WAIT).toEqual(BRANDED);
     expect(await page.locator('#secure-note').isHidden()).toBe(true);
     expect(await page.locator('#receipt-card').textContent()).toBe('Visa terminada en 1111');
     expect(await page.locator('#redirect-text').textContent()).toMatch(/^Te llevaremos de vuelta a la tienda en \d+ segundos?\.$/);
@@ -98,7 +98,7 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     const alert = page.getByRole('alert').filter({ hasText: 'La tarjeta no tiene fondos suficientes' });
     await alert.waitFor(WAIT);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id), WAIT).toBe('pay-alert');
-    expect(await merchantShown(page)).toEqual(BRANDED);
+    await expect.poll(() => merchantShown(page), WAIT).toEqual(BRANDED);
     expect(await page.locator('#secure-note').isVisible()).toBe(true);
     expect(await page.getByLabel('Código de seguridad (CVV)').inputValue()).toBe('');
     await screenshot(page, 'phone-declined');
@@ -158,7 +158,7 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     await page.route('**/v1/checkout/charge', (route) => route.abort('connectionreset'), { times: 1 });
     await page.getByRole('button', { name: /^Pagar/ }).click();
     await page.getByRole('alert').filter({ hasText: 'No pudimos comunicarnos con el servidor' }).waitFor(WAIT);
-    expect(await merchantShown(page)).toEqual(BRANDED);
+    await expect.poll(() => merchantShown(page), WAIT).toEqual(BRANDED);
     await screenshot(page, 'phone-connection-error');
 
     await page.getByRole('button', { name: /^Pagar/ }).click();
@@ -178,7 +178,7 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     const code = page.getByLabel('Código de verificación');
     await code.waitFor(WAIT);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id), WAIT).toBe('otp-code');
-    expect(await merchantShown(page)).toEqual(BRANDED);
+    await expect.poll(() => merchantShown(page), WAIT).toEqual(BRANDED);
     // The OTP form asks for no card data: the note about it is not shown there.
     expect(await page.locator('#secure-note').isHidden()).toBe(true);
     expect(await accessibilityViolations(page)).toEqual([]);
@@ -209,7 +209,7 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     const { page, requests } = await harness.open(session.checkoutUrl, PHONE);
     await page.getByText('Visa terminada en 1111').waitFor(WAIT);
     expect(await page.getByLabel('Número de la tarjeta').isHidden()).toBe(true);
-    expect(await merchantShown(page)).toEqual(BRANDED);
+    await expect.poll(() => merchantShown(page), WAIT).toEqual(BRANDED);
     expect(await page.locator('#secure-note').isVisible()).toBe(true);
     await screenshot(page, 'phone-stored-card');
     expect(await accessibilityViolations(page)).toEqual([]);

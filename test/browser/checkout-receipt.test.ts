@@ -119,7 +119,7 @@ describe('checkout page: whom the buyer pays, and the receipt', BROWSER_TEST_TIM
     await page.getByRole('button', { name: /^Pagar/ }).click();
     await expect.poll(() => page.locator('#pay-label').textContent(), WAIT).toBe('Procesando el pago…');
     expect(await page.locator('#pay-button').isDisabled()).toBe(true);
-    expect(await merchantShown(page)).toEqual({ name: BUSINESS_NAME, logo: 'loaded' });
+    await expect.poll(() => merchantShown(page), WAIT).toEqual({ name: BUSINESS_NAME, logo: 'loaded' });
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'phone-processing');
     release();
@@ -131,7 +131,7 @@ describe('checkout page: whom the buyer pays, and the receipt', BROWSER_TEST_TIM
     const session = await plain.createSession();
     const { page } = await harness.open(session.checkoutUrl, PHONE);
     await page.getByRole('button', { name: /^Pagar/ }).waitFor(WAIT);
-    expect(await merchantShown(page)).toEqual({ name: 'Test merchant', logo: 'hidden' });
+    await expect.poll(() => merchantShown(page), WAIT).toEqual({ name: 'Test merchant', logo: 'hidden' });
     expect(await page.title()).toBe('Pago a Test merchant');
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'phone-form-no-logo');

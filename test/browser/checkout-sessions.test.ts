@@ -48,7 +48,7 @@ describe('checkout page: sessions that close', BROWSER_TEST_TIMEOUT, () => {
     // The last attempt's reason stays in view, and the note about card data goes with the form.
     expect(await page.locator('#closed-reason').textContent()).toBe('Motivo del último intento: La tarjeta no tiene fondos suficientes. Prueba con otra tarjeta.');
     expect(await page.locator('#secure-note').isHidden()).toBe(true);
-    expect(await merchantShown(page)).toEqual(BRANDED);
+    await expect.poll(() => merchantShown(page), WAIT).toEqual(BRANDED);
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'phone-attempts-exhausted');
 
@@ -141,7 +141,7 @@ describe('checkout page: sessions that close', BROWSER_TEST_TIMEOUT, () => {
     expect(await page.locator('#countdown').isHidden()).toBe(true);
     expect(await page.locator('#pay-form').isHidden()).toBe(true);
     expect(await page.locator('#secure-note').isHidden()).toBe(true);
-    expect(await merchantShown(page)).toEqual(BRANDED);
+    await expect.poll(() => merchantShown(page), WAIT).toEqual(BRANDED);
     await settleRequests(opened);
     expect(sessionReads(opened)).toBe(readsBeforeExpiry);
     // axe-core waits on timers of its own: the page's clock runs again for it (the session is closed, no read follows).
@@ -211,7 +211,7 @@ describe('checkout page: sessions that close', BROWSER_TEST_TIMEOUT, () => {
     await page.getByRole('button', { name: /^Pagar/ }).click();
     // The gateway gives up after its deadline (8 s): the charge stays pending and the page says so.
     await page.getByRole('heading', { name: 'Estamos confirmando tu pago con el banco' }).waitFor({ timeout: WAIT_MS + 8_000 });
-    expect(await merchantShown(page)).toEqual(BRANDED);
+    await expect.poll(() => merchantShown(page), WAIT).toEqual(BRANDED);
     expect(await page.locator('#secure-note').isHidden()).toBe(true);
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'phone-waiting');
@@ -237,7 +237,7 @@ describe('checkout page: sessions that close', BROWSER_TEST_TIMEOUT, () => {
     expect(await page.locator('#receipt-reference').textContent()).toBe(paid.body.transaction.reference);
     expect(await page.locator('#redirect-note').isHidden()).toBe(true);
     expect(await page.getByRole('link', { name: 'Volver a la tienda' }).getAttribute('href')).toBe(RETURN_URL);
-    expect(await merchantShown(page)).toEqual(BRANDED);
+    await expect.poll(() => merchantShown(page), WAIT).toEqual(BRANDED);
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'phone-paid-before');
   });
