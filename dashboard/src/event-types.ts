@@ -1,6 +1,6 @@
 /**
  * The webhook event types the endpoint form offers. The browser bundle cannot import shared/domain/events.ts (it
- * pulls in node:crypto), so the list is repeated here and test/browser/dashboard-build.test.ts holds it equal to the
+ * pulls in node:crypto), so the list is repeated here and test/browser/dashboard-assets.test.ts holds it equal to the
  * domain's EVENT_TYPES and OPTIONAL_EVENT_TYPES.
  */
 export const OPTIONAL_EVENT_TYPES = ['card.authentication_expiring', 'card.authentication_expired'] as const;
