@@ -127,8 +127,11 @@ function streamConsumer(deps: Deps, local: LocalBackground, built: Built[], loop
     const records = [...(await local.streams.poll()), ...retried.keys()];
     const mine = records.filter((r) => {
       const merchantId = merchantOf(r);
-      // A parked queue message names no merchant: its replay is claimed by one sandbox (replayQueueMessage).
-      return (merchantId !== undefined && local.owns(merchantId)) || built.some((w) => replayRequestOf(w.id as WorkerId, r) !== null);
+      // A record naming a merchant, a parked stream record's replay request included, is its owner's alone: another
+      // sandbox on the table would replay it without the owner's faults or fixes. A parked queue message names no
+      // merchant: its replay is claimed by one sandbox (replayQueueMessage).
+      if (merchantId !== undefined) return local.owns(merchantId);
+      return built.some((w) => replayRequestOf(w.id as WorkerId, r) !== null);
     });
     for (const record of mine) for (const worker of built) await replayQueueMessage(deps, worker, record);
     await Promise.all(built.filter((w) => w.definition.trigger.kind === 'stream').map((w) => runWorker(w, mine, retried)));

@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { PARK_AFTER_MS, STREAM_RECORD_TRIES } from '../../shared/background/define-worker.ts';
-import { createParkedRecords, type ParkedRecord } from '../../shared/background/parked-records.ts';
+import { createParkedRecords, parkedRecordId, type ParkedRecord } from '../../shared/background/parked-records.ts';
 import { expiryScheduleName } from '../../shared/domain/expiry-timing.ts';
 import { testConnection, testDb } from '../support/dynamo.ts';
+import { startTestSandbox } from '../support/sandbox.ts';
 import { sandboxWithReceiver } from '../support/sandbox-with-receiver.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -79,4 +81,22 @@ describe('poison records: retried, parked, visible, replayed', () => {
     env.sandbox.advance((Date.parse(session.expiresAt) - env.sandbox.clock.now()) / 1000 + 1);
     await vi.waitFor(() => expect(env.receiver.received.filter((r) => r.path === '/poison').map((r) => (JSON.parse(r.rawBody) as { type: string }).type)).toContain('session.expired'), PATIENTLY);
   }, 240_000);
+
+  it("leaves the replay of a stream record to the sandbox that owns its merchant: another one on the table does not take it", async () => {
+    // Test files share the table; a sandbox that took another's replay would run it without that sandbox's faults.
+    const other = await startTestSandbox();
+    const merchantId = `mer_${randomUUID().replaceAll('-', '')}`;
+    const id = parkedRecordId('planSessionExpiry', randomUUID());
+    try {
+      const record = { eventName: 'INSERT', dynamodb: { NewImage: { type: { S: 'session' }, merchantId: { S: merchantId } } } };
+      await parked.park({ id, workerId: 'planSessionExpiry', source: 'stream', record, error: { name: 'Error', message: 'x' }, attempts: 3, parkedAt: new Date().toISOString(), merchantId });
+      const requestedAt = new Date().toISOString();
+      await parked.requestReplay(id, requestedAt);
+      await other.background.drain();
+      expect(await parked.get(id)).toMatchObject({ replayRequestedAt: requestedAt, attempts: 3 });
+    } finally {
+      await other.stop();
+      await parked.remove(id);
+    }
+  }, 120_000);
 });
