@@ -22,8 +22,11 @@ export interface DashboardUser {
  */
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
-/** Whether removing or demoting `user` would leave the merchant without an admin. */
-export function leavesNoAdmin(users: readonly DashboardUser[], user: DashboardUser, newRole: Role | null): boolean {
-  if (user.role !== 'admin' || newRole === 'admin') return false;
-  return !users.some((other) => other.id !== user.id && other.role === 'admin');
+/**
+ * Who must still be an admin when removing or demoting `user` commits: another admin of the merchant. Undefined when
+ * the change takes no admin away; null when there is no other admin (the change would leave none).
+ */
+export function adminWhoRemains(users: readonly DashboardUser[], user: DashboardUser, newRole: Role | null): DashboardUser | null | undefined {
+  if (user.role !== 'admin' || newRole === 'admin') return undefined;
+  return users.find((other) => other.id !== user.id && other.role === 'admin') ?? null;
 }

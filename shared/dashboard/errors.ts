@@ -34,3 +34,14 @@ export class LastAdminError extends ConflictError {
     this.name = 'LastAdminError';
   }
 }
+
+/** The 409s of removing or demoting a user, as the OpenAPI document states them. */
+export const LAST_ADMIN_ERRORS = 'last_admin: the change would leave the merchant without an admin. users_changed: other changes of its users kept racing this one; retry.';
+
+/** The merchant's users kept changing under a removal or demotion, decided again each time: the caller retries. */
+export class UsersChangedError extends ConflictError {
+  constructor() {
+    super('users_changed', "The merchant's users were being changed by other requests at the same moment. Read them again and retry.");
+    this.name = 'UsersChangedError';
+  }
+}

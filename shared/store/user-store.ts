@@ -23,6 +23,8 @@ export interface UserStore {
   updateRole(userId: string, role: Role, alsoWrite?: TransactItem[]): Promise<DashboardUser>;
   /** Removes the user and frees the email; ConditionFailedError when there is no such user. */
   remove(user: DashboardUser, alsoWrite?: TransactItem[]): Promise<void>;
+  /** A transaction item that holds only while the user is still an admin: a change's guard, checked at its commit. */
+  stillAdmin(userId: string): TransactItem;
   /** Failed sign-ins of this email in the current lockout window. */
   signInFailures(email: string, now: number): Promise<number>;
   /** Counts one more failure (atomic); answers the new count. */
@@ -101,6 +103,17 @@ export function createUserStore(db: DynamoDBDocumentClient, tableName: string): 
           }),
         ),
       );
+    },
+    stillAdmin(userId) {
+      return {
+        ConditionCheck: {
+          TableName: tableName,
+          Key: keys.user(userId),
+          ConditionExpression: '#role = :admin',
+          ExpressionAttributeNames: { '#role': 'role' },
+          ExpressionAttributeValues: { ':admin': 'admin' },
+        },
+      };
     },
     async signInFailures(email, now) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: failuresKey(email, now), ConsistentRead: true }));
