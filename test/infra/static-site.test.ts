@@ -1,25 +1,27 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Aspects, Stack } from 'aws-cdk-lib';
 import { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { Aspects } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
+import { CHECKOUT_CSP } from '../../checkout/page-headers.ts';
 import { DASHBOARD_CSP } from '../../dashboard/page-headers.ts';
+import { CheckoutSite } from '../../infra/constructs/checkout-site.ts';
 import { DashboardSite } from '../../infra/constructs/dashboard-site.ts';
 import { readStageConfig } from '../../infra/stage-config.ts';
 
-/** The construct in a stack of its own, next to the API it routes to, checked by cdk-nag. */
-function synthesize() {
-  const app = new App({ context: { stage: 'dev' } });
-  const stack = new Stack(app, 'DashboardSiteTest');
-  Aspects.of(stack).add(new AwsSolutionsChecks());
-  new DashboardSite(stack, 'DashboardSite', { config: readStageConfig(app.node), restApi: RestApi.fromRestApiId(stack, 'Api', 'abc123') });
-  return { template: Template.fromStack(stack), stack };
-}
+/** What every StaticSite does, checked on both of ours; what only the checkout does is in checkout-site.test.ts. */
+const SITES = [
+  { name: 'CheckoutSite', Site: CheckoutSite, prefix: 'checkout', api: '/v1/checkout/*', csp: CHECKOUT_CSP, referrerPolicy: 'no-referrer' },
+  { name: 'DashboardSite', Site: DashboardSite, prefix: 'dashboard', api: '/v1/*', csp: DASHBOARD_CSP, referrerPolicy: 'same-origin' },
+] as const;
 
-describe('DashboardSite', () => {
-  const { template, stack } = synthesize();
-  const distribution = () => Object.values(template.findResources('AWS::CloudFront::Distribution'))[0]!.Properties.DistributionConfig;
+describe.each(SITES)('$name (StaticSite)', ({ name, Site, prefix, api, csp, referrerPolicy }) => {
+  // The construct in a stack of its own, next to the API it routes to, checked by cdk-nag.
+  const app = new App({ context: { stage: 'dev' } });
+  const stack = new Stack(app, `${name}Test`);
+  Aspects.of(stack).add(new AwsSolutionsChecks());
+  new Site(stack, name, { config: readStageConfig(app.node), restApi: RestApi.fromRestApiId(stack, 'Api', 'abc123') });
+  const template = Template.fromStack(stack);
 
   it('keeps the bucket private, TLS-only, and readable by CloudFront through origin access control', () => {
     template.hasResourceProperties('AWS::S3::Bucket', {
@@ -38,46 +40,50 @@ describe('DashboardSite', () => {
     });
   });
 
-  it('serves the dashboard over HTTPS only, with its CSP, no framing and HSTS', () => {
-    expect(distribution().DefaultCacheBehavior).toMatchObject({ ViewerProtocolPolicy: 'redirect-to-https' });
+  it(`serves /${prefix} over HTTPS only, with its CSP, referrer policy, no framing and HSTS`, () => {
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'redirect-to-https', ResponseHeadersPolicyId: Match.anyValue() }),
+      }),
+    });
     template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
       ResponseHeadersPolicyConfig: Match.objectLike({
         SecurityHeadersConfig: {
-          ContentSecurityPolicy: { ContentSecurityPolicy: DASHBOARD_CSP, Override: true },
+          ContentSecurityPolicy: { ContentSecurityPolicy: csp, Override: true },
           ContentTypeOptions: { Override: true },
           FrameOptions: { FrameOption: 'DENY', Override: true },
-          ReferrerPolicy: { ReferrerPolicy: 'same-origin', Override: true },
+          ReferrerPolicy: { ReferrerPolicy: referrerPolicy, Override: true },
           StrictTransportSecurity: { AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Preload: true, Override: true },
         },
       }),
     });
     const [fn] = Object.values(template.findResources('AWS::CloudFront::Function'));
-    expect(fn?.Properties.FunctionCode).toContain("request.uri = '/dashboard/index.html'");
+    expect(fn?.Properties.FunctionCode).toContain(`request.uri = '/${prefix}/index.html'`);
   });
 
-  it('routes every /v1/* call to the API stage on the same origin: HTTPS only, uncached, all methods, the viewer headers forwarded', () => {
-    const behaviours = distribution().CacheBehaviors as { PathPattern: string; [key: string]: unknown }[];
-    const api = behaviours.find((b) => b.PathPattern === '/v1/*');
-    expect(api).toMatchObject({
+  it(`routes ${api} to the API stage on the same origin: HTTPS only, uncached, all methods, the viewer headers forwarded`, () => {
+    const distribution = Object.values(template.findResources('AWS::CloudFront::Distribution'))[0]!.Properties.DistributionConfig;
+    const behaviour = (distribution.CacheBehaviors as { PathPattern: string; TargetOriginId: string }[]).find((b) => b.PathPattern === api);
+    expect(behaviour).toMatchObject({
       ViewerProtocolPolicy: 'https-only',
       AllowedMethods: expect.arrayContaining(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']),
       CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', // Managed-CachingDisabled
       OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac', // Managed-AllViewerExceptHostHeader
     });
-    const origin = (distribution().Origins as { Id: string; DomainName: unknown; OriginPath?: string; CustomOriginConfig?: { OriginProtocolPolicy: string } }[]).find((o) => o.Id === api!.TargetOriginId);
+    const origin = (distribution.Origins as { Id: string; DomainName: unknown }[]).find((o) => o.Id === behaviour!.TargetOriginId);
     expect(JSON.stringify(origin!.DomainName)).toContain('abc123.execute-api.');
     expect(origin).toMatchObject({ OriginPath: '/dev', CustomOriginConfig: { OriginProtocolPolicy: 'https-only' } });
   });
 
-  it('deploys the build under dashboard/: assets immutable first, then the page, revalidated and invalidated', () => {
+  it(`deploys the build under ${prefix}/: assets immutable first, then the page, revalidated and invalidated`, () => {
     const deployments = Object.values(template.findResources('Custom::CDKBucketDeployment')).map((r) => r.Properties);
     expect(deployments).toHaveLength(2);
-    for (const d of deployments) expect(d).toMatchObject({ DestinationBucketKeyPrefix: 'dashboard/', Prune: false });
+    for (const d of deployments) expect(d).toMatchObject({ DestinationBucketKeyPrefix: `${prefix}/`, Prune: false });
     const page = deployments.find((d) => d.DistributionPaths)!;
-    expect(page.DistributionPaths).toEqual(expect.arrayContaining(['/dashboard', '/dashboard/']));
-    expect(page.SystemMetadata).toMatchObject({ 'cache-control': 'no-cache' });
+    expect(page.DistributionPaths).toEqual(expect.arrayContaining([`/${prefix}`, `/${prefix}/`]));
+    expect(page.SystemMetadata).toEqual({ 'cache-control': 'no-cache' });
     const assets = deployments.find((d) => !d.DistributionPaths)!;
-    expect(assets.SystemMetadata).toMatchObject({ 'cache-control': 'public, max-age=31536000, immutable' });
+    expect(assets.SystemMetadata).toEqual({ 'cache-control': 'public, max-age=31536000, immutable' });
   });
 
   it('passes cdk-nag (AwsSolutions) with every exception given a reason', () => {
