@@ -3,28 +3,11 @@
  * transaction as the state change they announce; delivery reads them from there.
  */
 import { prefixedId } from '../ids.ts';
+import type { EventType } from './event-types.ts';
 import { metadataOf, type Metadata } from './metadata.ts';
 import type { ClosedReason, Mode } from './session-state.ts';
 
-export const EVENT_TYPES = [
-  'charge.approved',
-  'charge.declined',
-  'charge.failed',
-  'charge.refunded',
-  'charge.refund_failed',
-  'card.stored',
-  'card.deleted',
-  'session.otp_requested',
-  'session.otp_confirmed',
-  'session.expired',
-  'webhook.test',
-  'card.authentication_expiring',
-  'card.authentication_expired',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** Gateway-specific events reach only endpoints that name them. */
-export const OPTIONAL_EVENT_TYPES: readonly EventType[] = ['card.authentication_expiring', 'card.authentication_expired'];
+export { EVENT_TYPES, OPTIONAL_EVENT_TYPES, type EventType } from './event-types.ts';
 
 export interface EventEnvelope<D = Record<string, unknown>> {
   id: string;

@@ -5,9 +5,9 @@
 import type { EventType } from '../domain/events.ts';
 import type { Mode } from '../domain/session-state.ts';
 import { classifyAddress } from './address-policy.ts';
+import { AUTH_FIELDS, AUTH_SETTING_NAMES, CREDENTIAL_NAMES, OPTIONAL_SETTINGS, type AuthType } from './auth-fields.ts';
 
-export const AUTH_TYPES = ['none', 'bearer', 'basic', 'api_key', 'oauth2'] as const;
-export type AuthType = (typeof AUTH_TYPES)[number];
+export { AUTH_TYPES, type AuthType } from './auth-fields.ts';
 export const ENDPOINT_STATUSES = ['enabled', 'disabled'] as const;
 export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
 
@@ -52,18 +52,6 @@ export interface WebhookEndpoint extends EndpointSettings, CredentialFlags {
 }
 
 export type WebhookEndpointResource = EndpointSettings & CredentialFlags & { id: string; mode: Mode; createdAt: string; updatedAt: string };
-
-/** Which credential and setting fields each authType needs; any other auth field is refused. */
-const AUTH_FIELDS: Record<AuthType, { credentials: (keyof EndpointCredentials)[]; settings: ('authHeaderName' | 'oauthTokenUrl' | 'oauthClientId')[] }> = {
-  none: { credentials: [], settings: [] },
-  bearer: { credentials: ['authToken'], settings: [] },
-  basic: { credentials: ['authUsername', 'authPassword'], settings: [] },
-  api_key: { credentials: ['authToken'], settings: ['authHeaderName'] },
-  oauth2: { credentials: ['oauthClientSecret'], settings: ['oauthTokenUrl', 'oauthClientId'] },
-};
-const OPTIONAL_SETTINGS: Partial<Record<AuthType, 'oauthScope'>> = { oauth2: 'oauthScope' };
-const AUTH_SETTING_NAMES = ['authHeaderName', 'oauthTokenUrl', 'oauthClientId', 'oauthScope'] as const;
-const CREDENTIAL_NAMES = ['authToken', 'authUsername', 'authPassword', 'oauthClientSecret'] as const;
 
 export const credentialFlags = (c: EndpointCredentials): CredentialFlags => ({
   hasAuthToken: Boolean(c.authToken),

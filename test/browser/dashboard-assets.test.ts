@@ -2,9 +2,8 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDashboard } from '../../dashboard/build.ts';
 import { DASHBOARD_CSP } from '../../dashboard/page-headers.ts';
-import { AUTH_FIELDS, AUTH_TYPES as PAGE_AUTH_TYPES, EVENT_TYPES as PAGE_EVENT_TYPES, OPTIONAL_EVENT_TYPES as PAGE_OPTIONAL } from '../../dashboard/src/event-types.ts';
-import { EVENT_TYPES, OPTIONAL_EVENT_TYPES } from '../../shared/domain/events.ts';
-import { AUTH_TYPES } from '../../shared/webhooks/endpoint.ts';
+import { EVENT_TYPES } from '../../shared/domain/event-types.ts';
+import { AUTH_TYPES, CREDENTIAL_NAMES } from '../../shared/webhooks/auth-fields.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
 /** The whole dashboard's JavaScript, gzip: it loads once per sign-in, on office connections as well as phones. */
@@ -30,11 +29,9 @@ describe('dashboard build', () => {
     expect(page).not.toMatch(/\sstyle=|<style|\son[a-z]+=/);
   });
 
-  it("offers the domain's event types, optional gateway events and auth types (the bundle cannot import them)", () => {
-    expect([...PAGE_EVENT_TYPES].sort()).toEqual([...EVENT_TYPES].sort());
-    expect([...PAGE_OPTIONAL].sort()).toEqual([...OPTIONAL_EVENT_TYPES].sort());
-    expect([...PAGE_AUTH_TYPES]).toEqual([...AUTH_TYPES]);
-    expect(Object.keys(AUTH_FIELDS).sort()).toEqual([...AUTH_TYPES].sort());
+  it("bundles the API's own event types, auth types and credential fields (dependency-free modules of shared/)", () => {
+    const script = new TextDecoder().decode(files.find((f) => f.key.endsWith('.js'))!.contents);
+    for (const name of [...EVENT_TYPES, ...AUTH_TYPES, ...CREDENTIAL_NAMES]) expect(script).toContain(`"${name}"`);
   });
 
   it('has every text in Spanish and in English under the same keys', async () => {

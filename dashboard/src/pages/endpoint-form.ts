@@ -4,12 +4,16 @@
  * shown: an empty credential field keeps the stored one.
  */
 import { h, replace } from '../dom.ts';
-import { AUTH_FIELDS, AUTH_TYPES, EVENT_TYPES, OPTIONAL_EVENT_TYPES, SECRET_FIELDS, type AuthType } from '../event-types.ts';
+import { EVENT_TYPES, OPTIONAL_EVENT_TYPES } from '../../../shared/domain/event-types.ts';
+import { AUTH_TYPES, authFieldNames, CREDENTIAL_NAMES, type AuthType } from '../../../shared/webhooks/auth-fields.ts';
 import { t } from '../i18n.ts';
 import type { WebhookEndpoint } from '../types.ts';
 import { field, select } from '../ui.ts';
 
 export type EndpointChanges = Record<string, unknown>;
+
+/** Fields the API never returns: the form leaves them empty and says whether one is stored. */
+const SECRET_FIELDS = new Set<string>(CREDENTIAL_NAMES);
 
 function eventBox(type: string, checked: boolean): HTMLLabelElement {
   return h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'enabledEvents', value: type, checked }), h('code', {}, type));
@@ -32,7 +36,7 @@ export function endpointForm(endpoint: WebhookEndpoint | null, editable: boolean
   const url = h('input', { name: 'url', type: 'url', required: true, value: endpoint?.url ?? '', placeholder: 'https://', spellcheck: 'false', autocomplete: 'off' });
   const description = h('input', { name: 'description', type: 'text', maxlength: 500, value: endpoint?.description ?? '' });
   const ticked = new Set<string>(endpoint?.enabledEvents ?? []);
-  const standard = EVENT_TYPES.filter((type) => !(OPTIONAL_EVENT_TYPES as readonly string[]).includes(type));
+  const standard = EVENT_TYPES.filter((type) => !OPTIONAL_EVENT_TYPES.includes(type));
   const events = h(
     'fieldset',
     { class: 'field events' },
@@ -45,7 +49,7 @@ export function endpointForm(endpoint: WebhookEndpoint | null, editable: boolean
   const authFields = h('div', { class: 'auth-fields' });
   const currentValue = (name: string): string => (endpoint && !SECRET_FIELDS.has(name) ? ((endpoint as unknown as Record<string, string | null>)[name] ?? '') : '');
   const drawAuthFields = () => {
-    const names = AUTH_FIELDS[authType.value as AuthType];
+    const names = authFieldNames(authType.value as AuthType);
     replace(
       authFields,
       ...names.map((name) => {
@@ -86,7 +90,7 @@ export function endpointForm(endpoint: WebhookEndpoint | null, editable: boolean
     if (text || endpoint?.description) put('description', text, endpoint?.description ?? '');
     put('enabledEvents', data.getAll('enabledEvents').map(String), endpoint?.enabledEvents ?? []);
     put('authType', authType.value, endpoint?.authType ?? 'none');
-    for (const name of AUTH_FIELDS[authType.value as AuthType]) {
+    for (const name of authFieldNames(authType.value as AuthType)) {
       const value = String(data.get(name) ?? '').trim();
       if (SECRET_FIELDS.has(name)) {
         if (value) changes[name] = value;

@@ -3,10 +3,10 @@
  * the delivery log with each attempt and a resend button. #/webhooks lists, #/webhooks/new creates,
  * #/webhooks/we_… is one endpoint.
  */
+import { EVENT_TYPES } from '../../../shared/domain/event-types.ts';
 import { api } from '../api.ts';
 import { deliveryTable } from '../deliveries.ts';
 import { h, replace } from '../dom.ts';
-import { EVENT_TYPES } from '../event-types.ts';
 import { formatDateTime } from '../format.ts';
 import { t } from '../i18n.ts';
 import { navigate, routeHref, type Route } from '../router.ts';
