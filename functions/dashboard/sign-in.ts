@@ -1,10 +1,9 @@
 import { normaliseEmail } from '../../shared/dashboard/dashboard-user.ts';
-import { SignInLockedError } from '../../shared/dashboard/errors.ts';
-import { lockedForMs } from '../../shared/dashboard/sign-in-lockout.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { SignInBodySchema, SignInResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { signInAnswer } from './sign-in-answer.ts';
+import { refuseWhileLocked } from './sign-in-guard.ts';
 
 /**
  * POST /v1/dashboard/auth/sign-in: email and password to a user token (or a challenge). A locked email is refused
@@ -15,8 +14,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
   { body: SignInBodySchema, responses: { success: { 200: SignInResultSchema } } },
   async (req, deps) => {
     const email = normaliseEmail(req.body.email);
-    const lockedMs = lockedForMs(await deps.users.signInFailures(email, req.now), req.now);
-    if (lockedMs > 0) throw new SignInLockedError(Math.ceil(lockedMs / 1000));
+    await refuseWhileLocked(deps, email, req.now);
     return signInAnswer(deps, await deps.userDirectory.signIn(email, req.body.password), email, req.now);
   },
   { parts: [userDirectoryFromEnvironment] },

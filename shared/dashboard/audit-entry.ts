@@ -20,6 +20,8 @@ export const AUDIT_ACTIONS = [
   'user.invited',
   'user.updated',
   'user.removed',
+  'user.mfa_enabled',
+  'user.mfa_disabled',
   'settings.updated',
   'test_mode.requested',
 ] as const;

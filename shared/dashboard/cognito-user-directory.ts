@@ -3,20 +3,35 @@
  * user's behalf (ADMIN_USER_PASSWORD_AUTH on a server-side app client with a secret-less, admin-only flow) and hands
  * out Cognito's ID token, which aws-jwt-verify checks on every call (signature against the pool's JWKS, issuer,
  * audience, token_use, expiry). A user's Cognito user name is our user id (usr_…), their email an alias.
+ *
+ * MFA enrolment needs the user's access token (AssociateSoftwareToken, VerifySoftwareToken take no IAM identity), which
+ * the page never holds: the API signs in again with the password the user re-enters, and keeps the access token in the
+ * sealed enrolment session until the first code (shared/dashboard/mfa-enrolment-session.ts). Turning MFA off signs in
+ * with password and code, which proves both, then sets the preference (AdminSetUserMFAPreference).
  */
 import {
   AdminCreateUserCommand,
   AdminDeleteUserCommand,
+  AdminGetUserCommand,
   AdminInitiateAuthCommand,
   AdminRespondToAuthChallengeCommand,
+  AdminSetUserMFAPreferenceCommand,
+  AssociateSoftwareTokenCommand,
   CognitoIdentityProviderClient,
+  VerifySoftwareTokenCommand,
   type AuthenticationResultType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { cognitoTokenVerifier, type CognitoPool } from './cognito-token-verifier.ts';
+import { IncorrectMfaCodeError, IncorrectPasswordError, MfaAlreadyEnabledError, MfaEnrolmentExpiredError, MfaNotEnabledError } from './mfa-errors.ts';
+import { totpUri } from './totp.ts';
 import type { SignInResult, UserDirectory } from './user-directory.ts';
 
 /** Cognito's answers that mean "wrong credentials or code" rather than a fault of ours. */
 const REFUSALS = new Set(['NotAuthorizedException', 'UserNotFoundException', 'CodeMismatchException', 'ExpiredCodeException', 'PasswordResetRequiredException', 'UserNotConfirmedException']);
+
+/** Cognito's answers to a wrong or reused TOTP code. */
+const CODE_REFUSALS = new Set(['CodeMismatchException', 'EnableSoftwareTokenMFAException', 'ExpiredCodeException']);
+const errorName = (error: unknown) => (error as { name?: string }).name ?? '';
 
 /** Cognito's challenge names and ours. */
 const CHALLENGES = { SOFTWARE_TOKEN_MFA: 'mfa', NEW_PASSWORD_REQUIRED: 'new_password' } as const;
@@ -40,7 +55,12 @@ function unpackSession(packed: string): { challenge: CognitoChallenge; username:
  */
 export function createCognitoUserDirectory(pool: CognitoPool, client = new CognitoIdentityProviderClient({})): UserDirectory {
   const tokens = cognitoTokenVerifier(pool);
-  const answer = async (call: () => Promise<{ AuthenticationResult?: AuthenticationResultType; ChallengeName?: string; Session?: string; ChallengeParameters?: Record<string, string> }>, username: string): Promise<SignInResult> => {
+  /** `refusedUserId`: whom a refusal names (a wrong MFA code counts against their email, as a wrong password does). */
+  const answer = async (
+    call: () => Promise<{ AuthenticationResult?: AuthenticationResultType; ChallengeName?: string; Session?: string; ChallengeParameters?: Record<string, string> }>,
+    username: string,
+    refusedUserId?: string,
+  ): Promise<SignInResult> => {
     try {
       const result = await call();
       const idToken = result.AuthenticationResult?.IdToken;
@@ -54,13 +74,26 @@ export function createCognitoUserDirectory(pool: CognitoPool, client = new Cogni
         const name = result.ChallengeParameters?.USER_ID_FOR_SRP ?? username;
         return { kind: 'challenge', challenge: CHALLENGES[challenge], challengeSession: packSession(challenge, name, result.Session) };
       }
-      // Any other challenge (e.g. MFA_SETUP) is not one the dashboard offers yet: refused like bad credentials.
+      // Any other challenge (MFA_SETUP comes only from a pool that requires MFA, which ours does not): refused.
       return { kind: 'refused' };
     } catch (error) {
-      if (REFUSALS.has((error as { name?: string }).name ?? '')) return { kind: 'refused' };
+      if (REFUSALS.has(errorName(error))) return refusedUserId ? { kind: 'refused', userId: refusedUserId } : { kind: 'refused' };
       throw error;
     }
   };
+  /** Signs in with the user's password for a security change: the tokens, or the TOTP challenge of a user with MFA on. */
+  const reauthenticate = async (user: { email: string }, password: string) => {
+    try {
+      return await client.send(
+        new AdminInitiateAuthCommand({ UserPoolId: pool.userPoolId, ClientId: pool.clientId, AuthFlow: 'ADMIN_USER_PASSWORD_AUTH', AuthParameters: { USERNAME: user.email, PASSWORD: password } }),
+      );
+    } catch (error) {
+      if (REFUSALS.has(errorName(error))) throw new IncorrectPasswordError();
+      throw error;
+    }
+  };
+  const setTotpPreference = (userId: string, enabled: boolean) =>
+    client.send(new AdminSetUserMFAPreferenceCommand({ UserPoolId: pool.userPoolId, Username: userId, SoftwareTokenMfaSettings: { Enabled: enabled, PreferredMfa: enabled } }));
   return {
     verify: (token) => tokens.verify(token),
     signIn: (email, password) =>
@@ -84,6 +117,8 @@ export function createCognitoUserDirectory(pool: CognitoPool, client = new Cogni
             }),
           ),
         unpacked.username,
+        // The MFA challenge names the user by their Cognito user name: our id.
+        unpacked.challenge === 'SOFTWARE_TOKEN_MFA' && unpacked.username.startsWith('usr_') ? unpacked.username : undefined,
       );
     },
     async createLogin(user) {
@@ -105,8 +140,52 @@ export function createCognitoUserDirectory(pool: CognitoPool, client = new Cogni
       try {
         await client.send(new AdminDeleteUserCommand({ UserPoolId: pool.userPoolId, Username: userId }));
       } catch (error) {
-        if ((error as { name?: string }).name !== 'UserNotFoundException') throw error;
+        if (errorName(error) !== 'UserNotFoundException') throw error;
       }
+    },
+    async mfaEnabled(userId) {
+      const { UserMFASettingList } = await client.send(new AdminGetUserCommand({ UserPoolId: pool.userPoolId, Username: userId }));
+      return UserMFASettingList?.includes('SOFTWARE_TOKEN_MFA') ?? false;
+    },
+    async startMfaEnrolment(user, password) {
+      const signedIn = await reauthenticate(user, password);
+      if (signedIn.ChallengeName === 'SOFTWARE_TOKEN_MFA') throw new MfaAlreadyEnabledError();
+      const accessToken = signedIn.AuthenticationResult?.AccessToken;
+      if (!accessToken) throw new Error(`Cognito answered ${signedIn.ChallengeName ?? 'no tokens'} to a signed-in user's password`);
+      const { SecretCode } = await client.send(new AssociateSoftwareTokenCommand({ AccessToken: accessToken }));
+      if (!SecretCode) throw new Error('Cognito associated no software token');
+      return { secret: SecretCode, otpauthUri: totpUri(SecretCode, user.email), enrolmentState: accessToken };
+    },
+    async confirmMfaEnrolment(user, accessToken, code) {
+      try {
+        const { Status } = await client.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: code, FriendlyDeviceName: 'svc dashboard' }));
+        if (Status !== 'SUCCESS') throw new IncorrectMfaCodeError();
+      } catch (error) {
+        if (CODE_REFUSALS.has(errorName(error))) throw new IncorrectMfaCodeError();
+        // The access token expired or was revoked: the enrolment has to start again.
+        if (errorName(error) === 'NotAuthorizedException') throw new MfaEnrolmentExpiredError();
+        throw error;
+      }
+      await setTotpPreference(user.id, true);
+    },
+    async disableMfa(user, password, code) {
+      const signedIn = await reauthenticate(user, password);
+      if (signedIn.ChallengeName !== 'SOFTWARE_TOKEN_MFA' || !signedIn.Session) throw new MfaNotEnabledError();
+      try {
+        await client.send(
+          new AdminRespondToAuthChallengeCommand({
+            UserPoolId: pool.userPoolId,
+            ClientId: pool.clientId,
+            ChallengeName: 'SOFTWARE_TOKEN_MFA',
+            Session: signedIn.Session,
+            ChallengeResponses: { USERNAME: signedIn.ChallengeParameters?.USER_ID_FOR_SRP ?? user.id, SOFTWARE_TOKEN_MFA_CODE: code },
+          }),
+        );
+      } catch (error) {
+        if (CODE_REFUSALS.has(errorName(error)) || errorName(error) === 'NotAuthorizedException') throw new IncorrectMfaCodeError();
+        throw error;
+      }
+      await setTotpPreference(user.id, false);
     },
   };
 }

@@ -1,19 +1,25 @@
 /**
  * The sandbox's user directory, behind the same port as Cognito: scrypt password hashes in the table and JWTs
  * (HS256) signed with a key from the sandbox's key folder. A temporary password must be changed at first sign-in,
- * as Cognito asks (the `new_password` challenge).
+ * as Cognito asks (the `new_password` challenge). TOTP MFA as Cognito's: the secret sealed in the login item, a
+ * sign-in of a user with MFA on answers the `mfa` challenge, and a code is taken once (the last step used is kept).
  */
-import { GetCommand, PutCommand, DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, DeleteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Clock } from '../clock.ts';
 import { randomToken } from '../ids.ts';
 import { keys } from '../store/keys.ts';
 import { createUserStore, type UserStore } from '../store/user-store.ts';
 import { readOrCreateKeyFile } from '../crypto/local-key-file.ts';
+import { localSecretBox } from '../crypto/local-secret-box.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
 import { join } from 'node:path';
 import { normaliseEmail } from './dashboard-user.ts';
+import { IncorrectMfaCodeError, IncorrectPasswordError, MfaAlreadyEnabledError, MfaNotEnabledError } from './mfa-errors.ts';
 import { hashPassword, UNMATCHABLE_HASH, verifyPassword } from './password-hash.ts';
-import type { SignInResult, TokenClaims, UserDirectory } from './user-directory.ts';
+import { newTotpSecret, totpStep, totpUri } from './totp.ts';
+import type { LoginUser, SignInResult, TokenClaims, UserDirectory } from './user-directory.ts';
 
 /** How long a dashboard token lasts (as the Cognito app client's ID tokens). */
 export const TOKEN_LIFETIME_MS = 60 * 60_000;
@@ -27,8 +33,21 @@ export interface LocalUserDirectoryOptions {
   users: UserStore;
   /** 32 bytes from the sandbox's key folder: tokens survive a restart of the sandbox. */
   signingKey: Uint8Array;
+  /** Seals each user's TOTP secret (never kept in clear). */
+  secretBox: SecretBox;
   clock: Clock;
 }
+
+/** The login item: the password hash and, with MFA on, the sealed TOTP secret and the last time step a code was used for. */
+interface LocalLogin {
+  passwordHash: string;
+  mustChangePassword: boolean;
+  mfaSecret?: string;
+  lastMfaStep?: number;
+}
+
+const mfaSecretContext = (userId: string) => ({ userId, purpose: 'dashboard_mfa_secret' });
+const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException || (error as { name?: string }).name === 'ConditionalCheckFailedException';
 
 /** A temporary password that meets the policy: shown once, changed at first sign-in. */
 const temporaryPassword = (): string => `${randomToken(16)}-Aa1`;
@@ -38,7 +57,7 @@ export interface LocalUserDirectory extends UserDirectory {
   setPassword(userId: string, password: string): Promise<void>;
 }
 
-export function createLocalUserDirectory({ db, tableName, users, signingKey, clock }: LocalUserDirectoryOptions): LocalUserDirectory {
+export function createLocalUserDirectory({ db, tableName, users, signingKey, secretBox, clock }: LocalUserDirectoryOptions): LocalUserDirectory {
   const sign = async (claims: Record<string, unknown>, subject: string, lifetimeMs: number) => {
     const now = clock.now();
     const token = await new SignJWT(claims)
@@ -61,11 +80,57 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, clo
   };
   const login = async (userId: string) => {
     const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.localLogin(userId), ConsistentRead: true }));
-    return Item as { passwordHash: string; mustChangePassword: boolean } | undefined;
+    return Item as LocalLogin | undefined;
   };
-  const saveLogin = (userId: string, passwordHash: string, mustChangePassword: boolean) =>
-    db.send(new PutCommand({ TableName: tableName, Item: { ...keys.localLogin(userId), type: 'local_login', passwordHash, mustChangePassword } }));
+  const newLogin = (userId: string, passwordHash: string) =>
+    db.send(new PutCommand({ TableName: tableName, Item: { ...keys.localLogin(userId), type: 'local_login', passwordHash, mustChangePassword: true } }));
+  // An update, not a put: a new password keeps the user's MFA.
+  const savePassword = (userId: string, passwordHash: string) =>
+    db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.localLogin(userId),
+        UpdateExpression: 'SET #type = :type, passwordHash = :hash, mustChangePassword = :false',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':type': 'local_login', ':hash': passwordHash, ':false': false },
+      }),
+    );
   const issue = async (userId: string, email: string): Promise<SignInResult> => ({ kind: 'token', userId, ...(await sign({ email, token_use: 'id' }, userId, TOKEN_LIFETIME_MS)) });
+  const challenge = async (purpose: 'new_password' | 'mfa', userId: string): Promise<SignInResult> => ({
+    kind: 'challenge',
+    challenge: purpose,
+    challengeSession: (await sign({ purpose }, userId, CHALLENGE_LIFETIME_MS)).token,
+  });
+
+  /** The login, once the password matches it; IncorrectPasswordError otherwise. */
+  const loginWithPassword = async (userId: string, password: string): Promise<LocalLogin> => {
+    const stored = await login(userId);
+    if (!(await verifyPassword(password, stored?.passwordHash ?? UNMATCHABLE_HASH)) || !stored) throw new IncorrectPasswordError();
+    return stored;
+  };
+  /**
+   * Whether `code` is the current code of the user's secret, recording its step so it is never taken again. The
+   * step only grows (a conditional write), so of two requests racing with one code, one wins.
+   */
+  const takeCode = async (userId: string, sealedSecret: string, code: string): Promise<boolean> => {
+    const step = totpStep(await secretBox.decrypt(sealedSecret, mfaSecretContext(userId)), code, Date.now());
+    if (step === null) return false;
+    try {
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.localLogin(userId),
+          UpdateExpression: 'SET lastMfaStep = :step',
+          ConditionExpression: 'mfaSecret = :secret AND (attribute_not_exists(lastMfaStep) OR lastMfaStep < :step)',
+          ExpressionAttributeValues: { ':step': step, ':secret': sealedSecret },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  };
 
   return {
     async signIn(email, password) {
@@ -74,27 +139,64 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, clo
       // An unknown email costs one scrypt as well: the answer's timing does not tell it apart.
       const matches = await verifyPassword(password, stored?.passwordHash ?? UNMATCHABLE_HASH);
       if (!user || !stored || !matches) return { kind: 'refused' };
-      if (stored.mustChangePassword) {
-        const { token } = await sign({ purpose: 'new_password' }, user.id, CHALLENGE_LIFETIME_MS);
-        return { kind: 'challenge', challenge: 'new_password', challengeSession: token };
-      }
+      if (stored.mustChangePassword) return challenge('new_password', user.id);
+      if (stored.mfaSecret) return challenge('mfa', user.id);
       return issue(user.id, user.email);
     },
     async respond(challengeSession, answer) {
       const claims = await verifyJwt(challengeSession);
-      if (!claims?.sub || claims.purpose !== 'new_password') return { kind: 'refused' };
+      if (!claims?.sub || (claims.purpose !== 'new_password' && claims.purpose !== 'mfa')) return { kind: 'refused' };
       const user = await users.get(claims.sub);
       if (!user) return { kind: 'refused' };
-      await saveLogin(user.id, await hashPassword(answer), false);
+      if (claims.purpose === 'mfa') {
+        const stored = await login(user.id);
+        if (!stored?.mfaSecret || !(await takeCode(user.id, stored.mfaSecret, answer))) return { kind: 'refused', userId: user.id };
+        return issue(user.id, user.email);
+      }
+      await savePassword(user.id, await hashPassword(answer));
       return issue(user.id, user.email);
     },
     async createLogin(user) {
       const password = temporaryPassword();
-      await saveLogin(user.id, await hashPassword(password), true);
+      await newLogin(user.id, await hashPassword(password));
       return { temporaryPassword: password };
     },
     async setPassword(userId, password) {
-      await saveLogin(userId, await hashPassword(password), false);
+      await savePassword(userId, await hashPassword(password));
+    },
+    async mfaEnabled(userId) {
+      return Boolean((await login(userId))?.mfaSecret);
+    },
+    async startMfaEnrolment(user: LoginUser, password) {
+      const stored = await loginWithPassword(user.id, password);
+      if (stored.mfaSecret) throw new MfaAlreadyEnabledError();
+      const secret = newTotpSecret();
+      return { secret, otpauthUri: totpUri(secret, user.email), enrolmentState: secret };
+    },
+    async confirmMfaEnrolment(user, secret, code) {
+      const step = totpStep(secret, code, Date.now());
+      if (step === null) throw new IncorrectMfaCodeError();
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.localLogin(user.id),
+            UpdateExpression: 'SET mfaSecret = :secret, lastMfaStep = :step',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(mfaSecret)',
+            ExpressionAttributeValues: { ':secret': await secretBox.encrypt(secret, mfaSecretContext(user.id)), ':step': step },
+          }),
+        );
+      } catch (error) {
+        // Turned on meanwhile (another tab): the first app stays.
+        if (isConditionFailure(error)) throw new MfaAlreadyEnabledError();
+        throw error;
+      }
+    },
+    async disableMfa(user, password, code) {
+      const stored = await loginWithPassword(user.id, password);
+      if (!stored.mfaSecret) throw new MfaNotEnabledError();
+      if (!(await takeCode(user.id, stored.mfaSecret, code))) throw new IncorrectMfaCodeError();
+      await db.send(new UpdateCommand({ TableName: tableName, Key: keys.localLogin(user.id), UpdateExpression: 'REMOVE mfaSecret, lastMfaStep' }));
     },
     async removeLogin(userId) {
       await db.send(new DeleteCommand({ TableName: tableName, Key: keys.localLogin(userId) }));
@@ -114,5 +216,12 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, clo
  * const directory = sandboxUserDirectory({ db, tableName, keyDir: '.sandbox/keys', clock });
  */
 export function sandboxUserDirectory({ db, tableName, keyDir, clock }: { db: DynamoDBDocumentClient; tableName: string; keyDir: string; clock: Clock }): LocalUserDirectory {
-  return createLocalUserDirectory({ db, tableName, users: createUserStore(db, tableName), signingKey: readOrCreateKeyFile(join(keyDir, 'dashboard-token.key')), clock });
+  return createLocalUserDirectory({
+    db,
+    tableName,
+    users: createUserStore(db, tableName),
+    signingKey: readOrCreateKeyFile(join(keyDir, 'dashboard-token.key')),
+    secretBox: localSecretBox(keyDir),
+    clock,
+  });
 }

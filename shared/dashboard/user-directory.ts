@@ -15,7 +15,8 @@ export interface TokenClaims {
 export type SignInResult =
   | { kind: 'token'; token: string; expiresAt: string; userId: string }
   | { kind: 'challenge'; challenge: 'mfa' | 'new_password'; challengeSession: string }
-  | { kind: 'refused' };
+  /** `userId`: who answered a challenge wrongly, so their email's failure count grows as a wrong password's does. */
+  | { kind: 'refused'; userId?: string };
 
 /** Verifies user tokens; every function whose routes accept one has it. */
 export interface UserTokenVerifier {
@@ -35,4 +36,32 @@ export interface UserDirectory extends UserTokenVerifier {
   createLogin(user: { id: string; email: string }): Promise<{ temporaryPassword?: string }>;
   /** The user can no longer sign in (their table item is removed as well, so their tokens stop working). */
   removeLogin(userId: string): Promise<void>;
+  /** Whether sign-in asks this user for an authenticator app's code. */
+  mfaEnabled(userId: string): Promise<boolean>;
+  /**
+   * Starts adding an authenticator app, after checking the password again (a security change). Throws
+   * IncorrectPasswordError or MfaAlreadyEnabledError (shared/dashboard/mfa-errors.ts).
+   */
+  startMfaEnrolment(user: LoginUser, password: string): Promise<MfaEnrolment>;
+  /** Turns MFA on once the app shows a right code. Throws IncorrectMfaCodeError or MfaEnrolmentExpiredError. */
+  confirmMfaEnrolment(user: LoginUser, enrolmentState: string, code: string): Promise<void>;
+  /** Turns MFA off with the password and a current code. Throws IncorrectPasswordError, IncorrectMfaCodeError or MfaNotEnabledError. */
+  disableMfa(user: LoginUser, password: string, code: string): Promise<void>;
+}
+
+/** The signed-in user a security change is for. */
+export interface LoginUser {
+  id: string;
+  email: string;
+}
+
+/**
+ * A started enrolment: the base32 secret (typed in by hand), the otpauth:// URI (the QR code), and what the directory
+ * needs back to finish it: Cognito's access token, or the sandbox's new secret. The API seals `enrolmentState`
+ * before it leaves (shared/dashboard/mfa-enrolment-session.ts): the page holds it, never reads it.
+ */
+export interface MfaEnrolment {
+  secret: string;
+  otpauthUri: string;
+  enrolmentState: string;
 }

@@ -10,4 +10,9 @@ export const USER_POOL_ACTIONS: Partial<Record<RouteId, readonly string[]>> = {
   dashboardNewPassword: ['cognito-idp:AdminRespondToAuthChallenge'],
   createDashboardUser: ['cognito-idp:AdminCreateUser'],
   deleteDashboardUser: ['cognito-idp:AdminDeleteUser'],
+  // AssociateSoftwareToken and VerifySoftwareToken are authorised by the user's access token, not IAM: not listed.
+  getDashboardMfa: ['cognito-idp:AdminGetUser'],
+  startDashboardMfaEnrolment: ['cognito-idp:AdminInitiateAuth'],
+  confirmDashboardMfaEnrolment: ['cognito-idp:AdminSetUserMFAPreference'],
+  disableDashboardMfa: ['cognito-idp:AdminInitiateAuth', 'cognito-idp:AdminRespondToAuthChallenge', 'cognito-idp:AdminSetUserMFAPreference'],
 };

@@ -11,7 +11,8 @@ import { queryInt } from './common.ts';
 const email = z.string().trim().min(3).max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { error: 'must be an email address' });
 
 export const SignInBodySchema = z.strictObject({ email, password: z.string().min(1).max(256) });
-export const MfaBodySchema = z.strictObject({ challengeSession: z.string().min(1).max(4096), code: z.string().regex(/^\d{6}$/, { error: 'must be the 6 digits your app shows' }) });
+const mfaCode = z.string().regex(/^\d{6}$/, { error: 'must be the 6 digits your app shows' });
+export const MfaBodySchema = z.strictObject({ challengeSession: z.string().min(1).max(4096), code: mfaCode });
 export const NewPasswordBodySchema = z.strictObject({ challengeSession: z.string().min(1).max(4096), newPassword: z.string().min(1).max(256) });
 
 export const DashboardUserSchema = z.object({
@@ -31,6 +32,13 @@ export const MeSchema = z.object({
   user: DashboardUserSchema,
   merchant: z.object({ id: z.string(), name: z.string(), businessName: z.string().nullable() }),
 });
+
+/** Two-step verification of the signed-in user's own account (docs/dashboard.md). */
+export const MfaStateSchema = z.object({ enabled: z.boolean() });
+export const StartMfaEnrolmentBodySchema = z.strictObject({ password: z.string().min(1).max(256) });
+export const MfaEnrolmentSchema = z.object({ secret: z.string(), otpauthUri: z.string(), enrolmentSession: z.string(), expiresAt: z.string() });
+export const ConfirmMfaEnrolmentBodySchema = z.strictObject({ enrolmentSession: z.string().min(1).max(8192), code: mfaCode });
+export const DisableMfaBodySchema = z.strictObject({ password: z.string().min(1).max(256), code: mfaCode });
 
 export const CreateUserBodySchema = z.strictObject({ email, role: z.enum(ROLES) });
 export const UpdateUserBodySchema = z.strictObject({ role: z.enum(ROLES) });
@@ -95,6 +103,8 @@ export const PaymentsQuerySchema = z.strictObject({
   lastFour: z.string().regex(/^\d{4}$/, { error: 'must be 4 digits' }).optional(),
   status: z.string().max(40).optional(),
   currency: z.enum(CURRENCIES).optional(),
+  /** Exact amount in minor units. */
+  amountMinor: z.string().regex(/^\d{1,12}$/, { error: 'must be a whole number of minor units' }).transform(Number).optional(),
   from: isoDateOrTime.optional(),
   to: isoDateOrTime.optional(),
   limit: queryInt(1, 100, 25),
