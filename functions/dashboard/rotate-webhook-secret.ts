@@ -1,14 +1,12 @@
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
-import { ConflictError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { prefixedId } from '../../shared/ids.ts';
 import { CreatedWebhookEndpointSchema, WebhookEndpointParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
-import { ConditionFailedError } from '../../shared/store/conditions.ts';
-import { secretContext, toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
-import { findEndpoint } from '../webhooks/webhook-access.ts';
+import { toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
+import { newSigningSecret } from '../../shared/webhooks/signing-secret.ts';
+import { findEndpoint, saveEndpoint } from '../webhooks/webhook-access.ts';
 
 /**
  * POST /v1/dashboard/webhook-endpoints/{id}/rotate-secret: a new whsec_ signing secret, sealed like the first one and
@@ -21,19 +19,14 @@ export const { build, handler, schemas, parts } = defineApiHandler(
   async (req, deps) => {
     const actor = signedInUser(req.auth);
     const endpoint = await findEndpoint(deps, req.auth, req.params.id);
-    const secret = prefixedId('whsec');
+    const { secret, secretCiphertext } = await newSigningSecret(deps.secretBox, endpoint);
     const next: WebhookEndpoint = {
       ...endpoint,
-      secretCiphertext: await deps.secretBox.encrypt(secret, secretContext(endpoint)),
+      secretCiphertext,
       updatedAt: new Date(req.now).toISOString(),
       version: endpoint.version + 1,
     };
-    try {
-      await deps.webhookEndpoints.save(next, endpoint.version);
-    } catch (error) {
-      if (error instanceof ConditionFailedError) throw new ConflictError('endpoint_changed', 'The endpoint was changed or deleted by another request meanwhile. Read it again and retry.');
-      throw error;
-    }
+    await saveEndpoint(deps, next, endpoint.version);
     await deps.audit.record(auditEntry(actor, req.now, 'webhook_endpoint.secret_rotated', endpoint.id));
     return { statusCode: 200, body: { ...toEndpointResource(next), secret } };
   },

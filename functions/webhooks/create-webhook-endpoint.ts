@@ -3,7 +3,8 @@ import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-fr
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { prefixedId } from '../../shared/ids.ts';
 import { CreatedWebhookEndpointSchema, CreateWebhookEndpointBodySchema } from '../../shared/schemas/webhook-schemas.ts';
-import { secretContext, toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
+import { toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
+import { newSigningSecret } from '../../shared/webhooks/signing-secret.ts';
 import { checkEndpointUrl, resolveAuth } from './endpoint-auth.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 
@@ -19,12 +20,11 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const { merchant, mode } = req.auth;
     checkEndpointUrl(deps, req.body.url, 'url');
     const identity = { id: prefixedId('we'), merchantId: merchant.id };
-    const secret = prefixedId('whsec');
     // Side by side: the count is a table Query, the sealing one or two KMS calls; none of them writes anything.
-    const [count, auth, secretCiphertext] = await Promise.all([
+    const [count, auth, { secret, secretCiphertext }] = await Promise.all([
       deps.webhookEndpoints.count(merchant.id, mode),
       resolveAuth(deps, identity, { ...NO_AUTH, settings: { ...NO_AUTH.settings } }, req.body),
-      deps.secretBox.encrypt(secret, secretContext(identity)),
+      newSigningSecret(deps.secretBox, identity),
     ]);
     if (count >= MAX_ENDPOINTS_PER_MODE) {
       throw new ConflictError('endpoint_limit_reached', `A merchant can register at most ${MAX_ENDPOINTS_PER_MODE} webhook endpoints per mode. Delete one first.`);

@@ -1,11 +1,9 @@
-import { ConflictError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { UpdateWebhookEndpointBodySchema, WebhookEndpointParamsSchema, WebhookEndpointSchema } from '../../shared/schemas/webhook-schemas.ts';
-import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import { toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
 import { checkEndpointUrl, readCredentials, resolveAuth } from './endpoint-auth.ts';
-import { findEndpoint } from './webhook-access.ts';
+import { findEndpoint, saveEndpoint } from './webhook-access.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 
 const AUTH_FIELDS = ['authType', 'authToken', 'authUsername', 'authPassword', 'authHeaderName', 'oauthTokenUrl', 'oauthClientId', 'oauthClientSecret', 'oauthScope'] as const;
@@ -34,12 +32,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       updatedAt: new Date(req.now).toISOString(),
       version: endpoint.version + 1,
     };
-    try {
-      await deps.webhookEndpoints.save(next, endpoint.version);
-    } catch (error) {
-      if (error instanceof ConditionFailedError) throw new ConflictError('endpoint_changed', 'The endpoint was changed or deleted by another request meanwhile. Read it again and retry.');
-      throw error;
-    }
+    await saveEndpoint(deps, next, endpoint.version);
     return { statusCode: 200, body: toEndpointResource(next) };
   },
   { parts: [cryptoFromEnvironment, userTokensFromEnvironment] },

@@ -1,6 +1,7 @@
 import type { AuthContext } from '../../shared/auth/authenticator.ts';
 import type { Deps } from '../../shared/deps.ts';
-import { NotFoundError } from '../../shared/errors.ts';
+import { ConflictError, NotFoundError } from '../../shared/errors.ts';
+import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import type { WebhookDelivery } from '../../shared/webhooks/delivery.ts';
 import type { WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
 
@@ -9,6 +10,16 @@ export async function findEndpoint(deps: Deps, auth: AuthContext, id: string): P
   const endpoint = await deps.webhookEndpoints.get(id);
   if (!endpoint || endpoint.merchantId !== auth.merchant.id || endpoint.mode !== auth.mode) throw new NotFoundError('webhook endpoint', 'id');
   return endpoint;
+}
+
+/** Saves a change of an endpoint read at `expectedVersion`; a change or deletion by another request meanwhile is a 409. */
+export async function saveEndpoint(deps: Deps, next: WebhookEndpoint, expectedVersion: number): Promise<void> {
+  try {
+    await deps.webhookEndpoints.save(next, expectedVersion);
+  } catch (error) {
+    if (error instanceof ConditionFailedError) throw new ConflictError('endpoint_changed', 'The endpoint was changed or deleted by another request meanwhile. Read it again and retry.');
+    throw error;
+  }
 }
 
 export async function findDelivery(deps: Deps, auth: AuthContext, id: string): Promise<WebhookDelivery> {
