@@ -1,19 +1,9 @@
-import type { IRestApi } from 'aws-cdk-lib/aws-apigateway';
 import { AllowedMethods, CachePolicy, OriginRequestHeaderBehavior, OriginRequestPolicy, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import type { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { CHECKOUT_PATH, writeCheckout } from '../../checkout/build.ts';
 import { CHECKOUT_SECURITY_HEADERS } from '../../checkout/page-headers.ts';
-import type { StageConfig } from '../stage-config.ts';
-import { StaticSite, type StaticPage } from './static-site.ts';
-
-export interface CheckoutSiteProps {
-  config: StageConfig;
-  /** The /v1 API: CloudFront forwards /v1/checkout/* to its stage, so the page calls its API on its own origin. */
-  restApi: IRestApi;
-  /** A built page (index.html and assets/, as `npm run build:checkout` writes). Default: a fresh build at synth. */
-  assetDir?: string;
-}
+import { StaticSite, type SiteProps, type StaticPage } from './static-site.ts';
 
 /** Anything a Lambda-like function offers to receive the page's address. */
 interface AcceptsEnvironment {
@@ -37,7 +27,7 @@ const CHECKOUT_PAGE: StaticPage = {
  * site.useAsCheckoutBaseUrl(Object.values(api.routeFunctions).map((f) => f.function));
  */
 export class CheckoutSite extends StaticSite {
-  constructor(scope: Construct, id: string, { config, restApi, assetDir }: CheckoutSiteProps) {
+  constructor(scope: Construct, id: string, { config, restApi, assetDir }: SiteProps) {
     super(scope, id, {
       config,
       restApi,

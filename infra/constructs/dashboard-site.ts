@@ -1,19 +1,9 @@
-import type { IRestApi } from 'aws-cdk-lib/aws-apigateway';
 import { AllowedMethods, CachePolicy, OriginRequestPolicy, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import type { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { DASHBOARD_PATH, writeDashboard } from '../../dashboard/build.ts';
 import { DASHBOARD_SECURITY_HEADERS } from '../../dashboard/page-headers.ts';
-import type { StageConfig } from '../stage-config.ts';
-import { StaticSite, type StaticPage } from './static-site.ts';
-
-export interface DashboardSiteProps {
-  config: StageConfig;
-  /** The /v1 API: CloudFront forwards /v1/* to its stage, so the dashboard calls the API on its own origin. */
-  restApi: IRestApi;
-  /** A built dashboard (index.html and assets/, as `npx tsx dashboard/build.ts` writes). Default: a fresh build at synth. */
-  assetDir?: string;
-}
+import { StaticSite, type SiteProps, type StaticPage } from './static-site.ts';
 
 const DASHBOARD_PAGE: StaticPage = {
   path: DASHBOARD_PATH,
@@ -32,7 +22,7 @@ const DASHBOARD_PAGE: StaticPage = {
  * new CfnOutput(this, 'DashboardUrl', { value: `${site.url}/dashboard/` });
  */
 export class DashboardSite extends StaticSite {
-  constructor(scope: Construct, id: string, { config, restApi, assetDir }: DashboardSiteProps) {
+  constructor(scope: Construct, id: string, { config, restApi, assetDir }: SiteProps) {
     super(scope, id, {
       config,
       restApi,

@@ -82,6 +82,9 @@ export interface StaticSiteProps {
   assetDir?: string;
 }
 
+/** What the stack gives each of our sites; the rest of StaticSiteProps is the site's own. */
+export type SiteProps = Pick<StaticSiteProps, 'config' | 'restApi' | 'assetDir'>;
+
 /**
  * One of our static pages in AWS: a private bucket behind CloudFront (origin access control), HTTPS only, the same
  * security headers and CSP as the sandbox serves, the API behaviours the page needs on its own origin, and
