@@ -10,6 +10,7 @@ import { renderDevelopers } from './pages/developers.ts';
 import { renderOverview } from './pages/overview.ts';
 import { renderPaymentDetail } from './pages/payment-detail.ts';
 import { renderPayments } from './pages/payments.ts';
+import { renderSecurity } from './pages/security.ts';
 import { renderSettings } from './pages/settings.ts';
 import { renderWebhooks } from './pages/webhooks.ts';
 import { currentRoute, type Route } from './router.ts';
@@ -35,6 +36,7 @@ const PAGES: Record<string, PageEntry> = {
   webhooks: { title: () => t().nav.webhooks, minimum: 'read_only', render: renderWebhooks },
   developers: { title: () => t().nav.developers, minimum: 'developer', render: renderDevelopers },
   settings: { title: () => t().nav.settings, minimum: 'read_only', render: renderSettings },
+  security: { title: () => t().nav.security, minimum: 'read_only', render: renderSecurity },
 };
 
 function signOut(message: string): void {

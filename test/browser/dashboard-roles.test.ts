@@ -25,9 +25,9 @@ import {
 } from './support/dashboard-browser.ts';
 
 const PAGES_BY_ROLE: Record<Role, string[]> = {
-  admin: ['Resumen', 'Pagos', 'Tarjetas guardadas', 'Webhooks', 'Desarrolladores', 'Configuración'],
-  developer: ['Resumen', 'Pagos', 'Tarjetas guardadas', 'Webhooks', 'Desarrolladores', 'Configuración'],
-  read_only: ['Resumen', 'Pagos', 'Tarjetas guardadas', 'Webhooks', 'Configuración'],
+  admin: ['Resumen', 'Pagos', 'Tarjetas guardadas', 'Webhooks', 'Desarrolladores', 'Configuración', 'Seguridad'],
+  developer: ['Resumen', 'Pagos', 'Tarjetas guardadas', 'Webhooks', 'Desarrolladores', 'Configuración', 'Seguridad'],
+  read_only: ['Resumen', 'Pagos', 'Tarjetas guardadas', 'Webhooks', 'Configuración', 'Seguridad'],
 };
 const CUSTOMER = 'cliente-roles-7';
 
@@ -69,6 +69,7 @@ describe('dashboard pages for each role', BROWSER_TEST_TIMEOUT, () => {
           ['#/webhooks/new', 'webhook-new'],
           ['#/developers', 'developers'],
           ['#/settings', 'settings'],
+          ['#/security', 'security'],
         ];
         for (const [hash, name] of visits) {
           await page.goto(`${harness.sandbox.url}/dashboard/${hash}`);
