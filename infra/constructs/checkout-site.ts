@@ -27,14 +27,12 @@ const CHECKOUT_PAGE: StaticPage = {
  * site.useAsCheckoutBaseUrl(Object.values(api.routeFunctions).map((f) => f.function));
  */
 export class CheckoutSite extends StaticSite {
-  constructor(scope: Construct, id: string, { config, restApi, assetDir }: SiteProps) {
+  constructor(scope: Construct, id: string, site: SiteProps) {
     super(scope, id, {
-      config,
-      restApi,
-      assetDir,
+      ...site,
       page: CHECKOUT_PAGE,
-      domain: config.checkoutDomain && { ...config.checkoutDomain, certificateContextKey: 'checkoutCertificateArn' },
-      hostedZone: config.hostedZone,
+      domain: site.config.checkoutDomain && { ...site.config.checkoutDomain, certificateContextKey: 'checkoutCertificateArn' },
+      hostedZone: site.config.hostedZone,
       comments: { distribution: 'checkout page', securityHeaders: 'checkout page security headers' },
       apiBehaviors: (origin, scope) => ({
         // Listed first, as CloudFront matches in order. Logos are cached at the edge: the hash in the path changes

@@ -22,11 +22,9 @@ const DASHBOARD_PAGE: StaticPage = {
  * new CfnOutput(this, 'DashboardUrl', { value: `${site.url}/dashboard/` });
  */
 export class DashboardSite extends StaticSite {
-  constructor(scope: Construct, id: string, { config, restApi, assetDir }: SiteProps) {
+  constructor(scope: Construct, id: string, site: SiteProps) {
     super(scope, id, {
-      config,
-      restApi,
-      assetDir,
+      ...site,
       page: DASHBOARD_PAGE,
       comments: { distribution: 'merchant dashboard', securityHeaders: 'dashboard security headers' },
       apiBehaviors: (origin) => ({
