@@ -15,6 +15,7 @@ import { guardCustomer } from '../../shared/payments/card-vault.ts';
 import { serverChargeAnswer, settleServerCharge } from '../../shared/payments/server-charges.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
+import { chargeEntryItem } from '../../shared/store/payment-index.ts';
 
 /**
  * POST /v1/charges: a stored card charged by the merchant's server, without the customer, on a gateway that needs
@@ -92,7 +93,7 @@ async function keyedTransaction(deps: Deps, req: ApiRequest<CreateChargeBody>, c
     ),
     svcToken: card.svcToken,
   };
-  await deps.charges.commit([deps.transactions.putItem(pending, { isNew: true })]);
+  await deps.charges.commit([deps.transactions.putItem(pending, { isNew: true }), chargeEntryItem(deps.config.tableName, pending, card.customerRef)]);
   return pending;
 }
 

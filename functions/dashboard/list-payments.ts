@@ -1,6 +1,7 @@
 import type { Deps } from '../../shared/deps.ts';
 import type { AuthContext } from '../../shared/auth/authenticator.ts';
-import { chargeRow, sessionRow, type PaymentRow } from '../../shared/dashboard/payment-row.ts';
+import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import { chargeRow, matchesFilters, sessionRow, type PaymentRow } from '../../shared/dashboard/payment-row.ts';
 import { toSessionResource } from '../../shared/domain/session.ts';
 import { ValidationError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
@@ -22,32 +23,39 @@ async function paymentByReference(deps: Deps, auth: AuthContext, reference: stri
   return chargeRow(transaction, card?.customerRef ?? null);
 }
 
+/** An ISO date or time as stored (`2026-01-31T00:00:00.000Z`), so bounds compare with createdAt character by character. */
+function instant(value: string | undefined, field: 'from' | 'to'): string | undefined {
+  if (value === undefined) return undefined;
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new ValidationError(`${field} is not a valid date or time.`, field, 'parameter_invalid');
+  return new Date(time).toISOString();
+}
+
 /**
  * GET /v1/dashboard/payments: sessions and server-to-server charges of the caller's mode in one list, newest first;
- * `query` is a reference (read directly) or a customerRef.
+ * `query` is a reference (read directly) or a customerRef. docs/dashboard.md, "Payments".
  */
 export const { build, handler, schemas, parts } = defineApiHandler(
   'listDashboardPayments',
   { query: PaymentsQuerySchema, responses: { success: { 200: PaymentListSchema } } },
   async (req, deps) => {
-    const { query, lastFour, status, currency, from, to, limit, cursor: rawCursor } = req.query;
+    const { query, lastFour, status, currency, amountMinor, limit, cursor } = req.query;
+    const owner = { merchantId: req.auth.merchant.id, mode: req.auth.mode };
+    const after = cursor === undefined ? undefined : await decodeCursor(deps, owner, cursor);
+    const from = instant(req.query.from, 'from');
+    const to = instant(req.query.to, 'to');
+    if (from && to && from > to) throw new ValidationError('to must not be before from.', 'to', 'parameter_invalid');
     if (query && /^(cs|txn)_/.test(query)) {
+      // One payment at most: the other filters and the dates still apply to it; there is never a next page.
       const row = await paymentByReference(deps, req.auth, query, req.now);
-      return { statusCode: 200, body: { data: row ? [row] : [], hasMore: false, nextCursor: null } };
+      const shown = row && (!from || row.createdAt >= from) && (!to || row.createdAt < to) && matchesFilters(row, { lastFour, status, currency, amountMinor });
+      return { statusCode: 200, body: { data: shown ? [row] : [], hasMore: false, nextCursor: null } };
     }
-    const cursor = decodeCursor(rawCursor);
-    if (!cursor) throw new ValidationError('cursor is not one this list answered: start again without it.', 'cursor', 'parameter_invalid');
-    const page = await searchPayments(deps, {
-      merchantId: req.auth.merchant.id,
-      mode: req.auth.mode,
-      filters: { customerRef: query, lastFour, status, currency },
-      from,
-      to,
-      limit,
-      cursor,
-      now: req.now,
-    });
-    return { statusCode: 200, body: { data: page.data, hasMore: page.nextCursor !== null, nextCursor: page.nextCursor && encodeCursor(page.nextCursor) } };
+    const page = await searchPayments({ db: deps.db, tableName: deps.config.tableName }, { ...owner, filters: { customerRef: query, lastFour, status, currency, amountMinor }, from, to, limit, after, now: req.now });
+    return {
+      statusCode: 200,
+      body: { data: page.data, hasMore: page.after !== null, nextCursor: page.after === null ? null : await encodeCursor(deps, owner, page.after) },
+    };
   },
-  { parts: [userTokensFromEnvironment] },
+  { parts: [userTokensFromEnvironment, cryptoFromEnvironment] },
 );

@@ -1,108 +1,103 @@
 /**
- * The payments list: the merchant's sessions index and transactions index (gsi1, newest first) read side by side and
- * merged by creation time. Each request examines at most EXAMINE_PER_STREAM entries of each index, so a page costs a
- * bounded number of reads however many payments there are; a filter that matches rarely answers a short (even
- * empty) page with `hasMore` and a cursor to go on from. docs/data-model.md, "Payments list".
+ * The payments list: one search entry per payment (shared/store/payment-index.ts), newest first. An exact last four
+ * or customerRef is the key of a sparse index, so such a search reads only its own payments; the other filters are
+ * checked on the entries read, and reading goes on until the page is full. docs/data-model.md, "Payments list".
  */
+import { timingSafeEqual } from 'node:crypto';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../shared/deps.ts';
-import { matchesFilters, chargeRow, sessionRow, type PaymentFilters, type PaymentRow } from '../../shared/dashboard/payment-row.ts';
-import { toSessionResource } from '../../shared/domain/session.ts';
+import { matchesFilters, rowOfEntry, type PaymentFilters, type PaymentRow } from '../../shared/dashboard/payment-row.ts';
 import type { Mode } from '../../shared/domain/session-state.ts';
-import { queryIndexPage, type SortKeyCondition } from '../../shared/store/index-queries.ts';
+import { ValidationError } from '../../shared/errors.ts';
+import { batchGetItems, itemKeyOf } from '../../shared/store/index-queries.ts';
 import { keys } from '../../shared/store/keys.ts';
+import { queryEntries, type EntrySource } from '../../shared/store/payment-index.ts';
+import { tableDefinition } from '../../shared/store/table-definition.ts';
 
-const EXAMINE_PER_STREAM = 100;
+/** Entries one Query reads when filters remain to check on them. */
+const QUERY_PAGE = 250;
+/** A request stops after examining this many entries (a rare filter over a long history) and answers a shorter page. */
+export const EXAMINE_LIMIT = 5_000;
 
-/** Where each index was left: the gsi1sk of its last examined entry, or null once it is read to its end. */
-export interface PaymentCursor {
-  sessions?: string | null;
-  transactions?: string | null;
-}
-
-export const encodeCursor = (cursor: PaymentCursor): string => Buffer.from(JSON.stringify(cursor)).toString('base64url');
-export function decodeCursor(raw: string | undefined): PaymentCursor | null {
-  if (!raw) return {};
-  try {
-    const value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as PaymentCursor;
-    const ok = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.length < 200);
-    return typeof value === 'object' && value && ok(value.sessions) && ok(value.transactions) ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-interface Query {
+export interface PaymentQuery {
   merchantId: string;
   mode: Mode;
   filters: PaymentFilters;
-  /** ISO bounds on createdAt; `to` exclusive. */
+  /** ISO bounds on createdAt: `from` inclusive, `to` exclusive. */
   from?: string;
   to?: string;
   limit: number;
-  cursor: PaymentCursor;
+  /** The sort key of the last entry of the previous page. */
+  after?: string;
   now: number;
 }
 
-function range(query: Query, after: string | undefined): SortKeyCondition | undefined {
-  // gsi1sk is `<createdAt>#<reference>`: '#' sorts below every reference character, '~' above.
-  const upper = after ?? (query.to ? `${query.to}#` : undefined);
-  if (query.from && upper) return { between: [query.from, upper] };
-  if (query.from) return { atLeast: query.from };
-  return upper ? { below: upper } : undefined;
+/** The most selective key for the filters: a last four, else a customerRef, else the merchant's whole list. */
+function sourceOf(q: PaymentQuery): EntrySource {
+  const { gsi1, gsi2 } = tableDefinition;
+  if (q.filters.lastFour) return { indexName: gsi1.name, partitionKey: gsi1.partitionKey, sortKey: gsi1.sortKey, partition: keys.paymentsByLastFour(q.merchantId, q.mode, q.filters.lastFour) };
+  if (q.filters.customerRef) return { indexName: gsi2.name, partitionKey: gsi2.partitionKey, sortKey: gsi2.sortKey, partition: keys.paymentsByCustomer(q.merchantId, q.mode, q.filters.customerRef) };
+  return { partitionKey: tableDefinition.partitionKey, sortKey: tableDefinition.sortKey, partition: keys.paymentsPartition(q.merchantId, q.mode) };
 }
 
-type Examined = { sk: string; stream: 'sessions' | 'transactions'; reference: string };
-
-async function examine(deps: Deps, query: Query, stream: 'sessions' | 'transactions'): Promise<{ entries: Examined[]; exhausted: boolean }> {
-  const position = query.cursor[stream];
-  if (position === null) return { entries: [], exhausted: true };
-  const partition = stream === 'sessions' ? keys.merchantSessionsPartition(query.merchantId, query.mode) : keys.merchantTransactionsPartition(query.merchantId, query.mode);
-  const { entries, lastKey } = await queryIndexPage(deps.db, deps.config.tableName, {
-    partition,
-    newestFirst: true,
-    sortKey: range(query, position),
-    pageSize: EXAMINE_PER_STREAM,
-    attributes: ['gsi1sk'],
-  });
-  const examined = entries.map((e) => {
-    const sk = e.gsi1sk as string;
-    return { sk, stream, reference: sk.slice(sk.lastIndexOf('#') + 1) };
-  });
-  return { entries: examined, exhausted: !lastKey };
+/** Whether a filter is left once the source's key has applied its own. */
+function filtersLeft(q: PaymentQuery): boolean {
+  const { customerRef, lastFour, status, currency, amountMinor } = q.filters;
+  return Boolean(status || currency || amountMinor !== undefined || (lastFour && customerRef));
 }
 
-async function rowOf(deps: Deps, entry: Examined, now: number): Promise<PaymentRow | null> {
-  if (entry.stream === 'sessions') {
-    const session = await deps.sessions.get(entry.reference);
-    return session ? sessionRow(session, toSessionResource(session, now, deps.config.checkoutBaseUrl).status) : null;
-  }
-  const transaction = await deps.transactions.get(entry.reference);
-  // A session's attempts are listed under their session.
-  if (!transaction || transaction.sessionReference) return null;
-  const card = transaction.svcToken ? await deps.cards.get(transaction.svcToken) : null;
-  return chargeRow(transaction, card?.customerRef ?? null);
+/** One page, and the sort key to continue after (null on the last page). */
+export async function searchPayments(table: { db: DynamoDBDocumentClient; tableName: string }, q: PaymentQuery): Promise<{ data: PaymentRow[]; after: string | null }> {
+  const source = sourceOf(q);
+  const upper = q.after !== undefined && (q.to === undefined || q.after < q.to) ? q.after : q.to;
+  // Nothing lies below the range (a cursor of an earlier search with a later `from`): DynamoDB refuses such a BETWEEN.
+  if (q.from !== undefined && upper !== undefined && upper < q.from) return { data: [], after: null };
+  // Without filters left, every entry of the source is a row: read one more than the page to know if there is more.
+  const queryLimit = filtersLeft(q) ? QUERY_PAGE : q.limit + 1;
+  const found: { row: PaymentRow; sk: string }[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  let examined = 0;
+  let lastExamined: string | undefined;
+  do {
+    const page = await queryEntries(table.db, table.tableName, source, { from: q.from, upper }, { limit: queryLimit, startKey });
+    // An index answers keys; the entry itself is read from the table, so a stale index entry is checked on the current one.
+    const entries = source.indexName ? await batchGetItems(table.db, table.tableName, page.items.map(itemKeyOf)) : page.items;
+    for (const entry of entries) {
+      const sk = entry.sk as string;
+      if (sk === q.after) continue;
+      examined += 1;
+      lastExamined = sk;
+      const row = rowOfEntry(entry, q.now);
+      if (matchesFilters(row, q.filters)) found.push({ row, sk });
+      if (found.length > q.limit) break;
+    }
+    startKey = page.lastKey;
+  } while (startKey && found.length <= q.limit && examined < EXAMINE_LIMIT);
+
+  if (found.length > q.limit) return { data: found.slice(0, q.limit).map((f) => f.row), after: found[q.limit - 1]!.sk };
+  // Read to the end: the last page. Stopped at the examination limit: a shorter page that goes on from where it stopped.
+  return { data: found.map((f) => f.row), after: startKey ? lastExamined! : null };
 }
 
-/** One page of the list. */
-export async function searchPayments(deps: Deps, query: Query): Promise<{ data: PaymentRow[]; nextCursor: PaymentCursor | null }> {
-  const streams = { sessions: await examine(deps, query, 'sessions'), transactions: await examine(deps, query, 'transactions') };
-  // An entry may be shown once no unread entry of either index can be newer: at or above each open index's last one.
-  const frontiers = Object.values(streams).filter((s) => !s.exhausted && s.entries.length > 0).map((s) => s.entries.at(-1)!.sk.split('#')[0]!);
-  const boundary = frontiers.reduce((a, b) => (a > b ? a : b), '');
-  const candidates = [...streams.sessions.entries, ...streams.transactions.entries].filter((e) => e.sk.split('#')[0]! >= boundary).sort((a, b) => (a.sk < b.sk ? 1 : -1));
-  const rows = await Promise.all(candidates.map((entry) => rowOf(deps, entry, query.now)));
-  const data: PaymentRow[] = [];
-  const consumed = { sessions: 0, transactions: 0 };
-  const position: PaymentCursor = { ...query.cursor };
-  for (const [i, entry] of candidates.entries()) {
-    if (data.length === query.limit) break;
-    const row = rows[i];
-    if (row && matchesFilters(row, query.filters)) data.push(row);
-    position[entry.stream] = entry.sk;
-    consumed[entry.stream] += 1;
-  }
-  for (const stream of ['sessions', 'transactions'] as const) {
-    if (streams[stream].exhausted && consumed[stream] === streams[stream].entries.length) position[stream] = null;
-  }
-  return { data, nextCursor: position.sessions === null && position.transactions === null ? null : position };
+const CURSOR_PURPOSE = 'dashboard-payments-cursor';
+
+/**
+ * The opaque cursor: where the list stopped, for which merchant and mode, with a keyed MAC (the fingerprint key,
+ * HMAC-SHA256), so a cursor cannot be edited nor carried to another merchant or mode.
+ */
+export async function encodeCursor(deps: Deps, q: Pick<PaymentQuery, 'merchantId' | 'mode'>, after: string): Promise<string> {
+  const payload = Buffer.from(JSON.stringify({ m: q.merchantId, o: q.mode, a: after })).toString('base64url');
+  return `${payload}.${await deps.fingerprinter.fingerprint(`${CURSOR_PURPOSE}:${payload}`)}`;
+}
+
+/** The position a cursor names; 400 on any cursor this merchant and mode's list did not answer. */
+export async function decodeCursor(deps: Deps, q: Pick<PaymentQuery, 'merchantId' | 'mode'>, cursor: string): Promise<string> {
+  const refused = () => new ValidationError('cursor is not one this list answered for this merchant and mode: start again without it.', 'cursor', 'parameter_invalid');
+  const [payload, mac, extra] = cursor.split('.');
+  if (!payload || !mac || extra !== undefined || !/^[0-9a-f]{64}$/.test(mac)) throw refused();
+  const expected = Buffer.from(await deps.fingerprinter.fingerprint(`${CURSOR_PURPOSE}:${payload}`), 'hex');
+  if (!timingSafeEqual(expected, Buffer.from(mac, 'hex'))) throw refused();
+  const value = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { m?: unknown; o?: unknown; a?: unknown };
+  if (value.m !== q.merchantId || value.o !== q.mode || typeof value.a !== 'string') throw refused();
+  return value.a;
 }

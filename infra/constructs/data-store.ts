@@ -4,7 +4,7 @@ import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { keys } from '../../shared/store/keys.ts';
-import { tableDefinition } from '../../shared/store/table-definition.ts';
+import { secondaryIndexes, tableDefinition } from '../../shared/store/table-definition.ts';
 import type { StageConfig } from '../stage-config.ts';
 
 /** Item-level reads: no Scan (every access pattern is a key or index query). */
@@ -42,7 +42,7 @@ export class DataStore extends Construct {
 
   constructor(scope: Construct, id: string, { config }: DataStoreProps) {
     super(scope, id);
-    const { partitionKey, sortKey, ttlAttribute, gsi1 } = tableDefinition;
+    const { partitionKey, sortKey, ttlAttribute } = tableDefinition;
 
     this.key = new Key(this, 'TableKey', {
       description: `svc-payments ${config.stage}: DynamoDB table encryption`,
@@ -65,13 +65,15 @@ export class DataStore extends Construct {
       deletionProtection: config.production,
       removalPolicy: config.removalPolicy,
     });
-    this.table.addGlobalSecondaryIndex({
-      indexName: gsi1.name,
-      partitionKey: { name: gsi1.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: gsi1.sortKey, type: AttributeType.STRING },
-      projectionType: ProjectionType.INCLUDE,
-      nonKeyAttributes: [...gsi1.nonKeyAttributes],
-    });
+    for (const index of secondaryIndexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.INCLUDE,
+        nonKeyAttributes: [...index.nonKeyAttributes],
+      });
+    }
   }
 
   /** Get, batch get and query the table and its index. */
@@ -129,7 +131,7 @@ export class DataStore extends Construct {
     Grant.addToPrincipal({
       grantee,
       actions,
-      resourceArns: [this.table.tableArn, `${this.table.tableArn}/index/${tableDefinition.gsi1.name}`],
+      resourceArns: [this.table.tableArn, ...secondaryIndexes.map((index) => `${this.table.tableArn}/index/${index.name}`)],
     });
   }
 

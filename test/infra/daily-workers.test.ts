@@ -99,7 +99,7 @@ describe('daily workers', () => {
     } else {
       expect(onTable).toHaveLength(1);
       expect(onTable[0]!.Action).toEqual([...ITEM_READ_ACTIONS, ...ITEM_WRITE_ACTIONS]);
-      expect(onTable[0]!.Resource).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/gsi1']] }]);
+      expect(onTable[0]!.Resource).toEqual([tableArn, ...['gsi1', 'gsi2'].map((index) => ({ 'Fn::Join': ['', [tableArn, `/index/${index}`]] }))]);
       const onTableKey = statements.filter((s) => JSON.stringify(s.Resource) === JSON.stringify(arnOf(stack.dataStore.key)));
       expect(onTableKey.map((s) => s.Condition)).toEqual([{ StringEquals: { 'kms:ViaService': expect.anything() } }]);
     }

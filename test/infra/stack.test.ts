@@ -9,7 +9,7 @@ import { readServiceConfig } from '../../shared/config.ts';
 import { errorBody } from '../../shared/http/response.ts';
 import { routeIds, routes, writesTable, type RouteId } from '../../shared/routes.ts';
 import { keys } from '../../shared/store/keys.ts';
-import { tableDefinition } from '../../shared/store/table-definition.ts';
+import { secondaryIndexes, tableDefinition } from '../../shared/store/table-definition.ts';
 import { PRODUCTION_DOMAINS, stageContext, SYNTH_TIMEOUT_MS, TEST_ENVIRONMENT } from './stage-context.ts';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
@@ -131,23 +131,23 @@ describe('PaymentsStack', () => {
   describe('table', () => {
     it('has the keys, index, TTL and stream of the shared table definition, billed on demand', () => {
       const [, table] = dev.table();
-      const { partitionKey, sortKey, gsi1, ttlAttribute } = tableDefinition;
+      const { partitionKey, sortKey, ttlAttribute } = tableDefinition;
       expect(table.Properties.KeySchema).toEqual([
         { AttributeName: partitionKey, KeyType: 'HASH' },
         { AttributeName: sortKey, KeyType: 'RANGE' },
       ]);
-      expect(table.Properties.GlobalSecondaryIndexes).toEqual([
-        {
-          IndexName: gsi1.name,
+      expect(table.Properties.GlobalSecondaryIndexes).toEqual(
+        secondaryIndexes.map((index) => ({
+          IndexName: index.name,
           KeySchema: [
-            { AttributeName: gsi1.partitionKey, KeyType: 'HASH' },
-            { AttributeName: gsi1.sortKey, KeyType: 'RANGE' },
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...gsi1.nonKeyAttributes] },
-        },
-      ]);
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.nonKeyAttributes] },
+        })),
+      );
       expect(table.Properties.AttributeDefinitions).toEqual(
-        expect.arrayContaining([partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey].map((name) => ({ AttributeName: name, AttributeType: 'S' }))),
+        expect.arrayContaining([partitionKey, sortKey, ...secondaryIndexes.flatMap((i) => [i.partitionKey, i.sortKey])].map((name) => ({ AttributeName: name, AttributeType: 'S' }))),
       );
       expect(table.Properties.BillingMode).toBe('PAY_PER_REQUEST');
       expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: ttlAttribute, Enabled: true });
@@ -227,7 +227,8 @@ describe('PaymentsStack', () => {
     const tableArns = () => {
       const [tableId] = dev.table();
       const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
-      return { tableArn, indexArn: { 'Fn::Join': ['', [tableArn, `/index/${tableDefinition.gsi1.name}`]] } };
+      const indexArns = secondaryIndexes.map((index) => ({ 'Fn::Join': ['', [tableArn, `/index/${index.name}`]] }));
+      return { tableArn, indexArns };
     };
 
     it('has read and write routes in the manifest to check', () => {
@@ -236,12 +237,12 @@ describe('PaymentsStack', () => {
     });
 
     it('lets read routes get, batch get and query the table and its index, and nothing else unconditionally', () => {
-      const { tableArn, indexArn } = tableArns();
+      const { tableArn, indexArns } = tableArns();
       for (const routeId of readRoutes) {
         const dynamo = dev.statementsOf(routeId).filter(byActions('dynamodb:'));
         const unconditional = dynamo.filter((s) => !s.Condition);
         expect(unconditional.flatMap(actionsOf).sort(), routeId).toEqual(READ_ACTIONS);
-        for (const s of unconditional) expect(asList(s.Resource)).toEqual([tableArn, indexArn]);
+        for (const s of unconditional) expect(asList(s.Resource)).toEqual([tableArn, ...indexArns]);
       }
     });
 
@@ -273,13 +274,13 @@ describe('PaymentsStack', () => {
     });
 
     it('lets write routes read and write items on the table and its index, without Scan or table management', () => {
-      const { tableArn, indexArn } = tableArns();
+      const { tableArn, indexArns } = tableArns();
       for (const routeId of writeRoutes) {
         const dynamo = dev.statementsOf(routeId).filter(byActions('dynamodb:'));
         expect(dynamo.flatMap(actionsOf).sort(), routeId).toEqual([...READ_ACTIONS, ...WRITE_ACTIONS].sort());
         for (const s of dynamo) {
           expect(s.Condition).toBeUndefined();
-          expect(asList(s.Resource)).toEqual([tableArn, indexArn]);
+          expect(asList(s.Resource)).toEqual([tableArn, ...indexArns]);
         }
       }
     });

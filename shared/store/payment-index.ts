@@ -1,0 +1,132 @@
+/**
+ * The payments list's search entries: one item per payment (a checkout session with its attempts, or a
+ * server-to-server charge), written in the same TransactWriteItems as the session or charge it describes, so the
+ * list never misses nor contradicts a write. Keys and reads: docs/data-model.md, "Payments list".
+ */
+import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { chargeRow, sessionRow, type PaymentRow } from '../dashboard/payment-row.ts';
+import type { Session } from '../domain/session.ts';
+import type { Transaction } from '../domain/transaction.ts';
+import { ConditionFailedError, conditional } from './conditions.ts';
+import { keys } from './keys.ts';
+import type { TransactItem } from './session-store.ts';
+import { tableDefinition } from './table-definition.ts';
+
+/** What an entry holds: the row as stored (a session's raw status; the shown one depends on the time) and its keys. */
+export type PaymentEntry = PaymentRow & { merchantId: string; mode: Session['mode']; sk: string; expiresAt?: string };
+
+/** The stored fields of a payment; `undefined` leaves an attribute as it is (a settling charge does not know its customer). */
+type EntryFields = Omit<PaymentRow, 'customerRef'> & { customerRef: string | null | undefined; merchantId: string; mode: Session['mode']; expiresAt?: string };
+
+const sessionFields = (session: Session): EntryFields => ({
+  ...sessionRow(session, session.status),
+  merchantId: session.merchantId,
+  mode: session.mode,
+  expiresAt: session.expiresAt,
+});
+
+const chargeFields = (transaction: Transaction, customerRef: string | null | undefined): EntryFields => ({
+  ...chargeRow(transaction, customerRef ?? null),
+  customerRef,
+  merchantId: transaction.merchantId,
+  mode: transaction.mode,
+});
+
+/**
+ * One UpdateItem that sets the entry's attributes (or, `fillOnly`, only those it lacks) and its sparse index keys:
+ * gsi1 by last four, gsi2 by customerRef, both sorted like the list (`<createdAt>#<reference>`).
+ */
+function entryUpdate(tableName: string, fields: EntryFields, { fillOnly = false } = {}): NonNullable<TransactItem['Update']> {
+  const key = keys.paymentEntry(fields.merchantId, fields.mode, fields.createdAt, fields.reference);
+  const { gsi1, gsi2 } = tableDefinition;
+  const attributes: Record<string, unknown> = {
+    type: 'payment_entry',
+    ...fields,
+    ...(fields.lastFour && { [gsi1.partitionKey]: keys.paymentsByLastFour(fields.merchantId, fields.mode, fields.lastFour), [gsi1.sortKey]: key.sk }),
+    ...(fields.customerRef && { [gsi2.partitionKey]: keys.paymentsByCustomer(fields.merchantId, fields.mode, fields.customerRef), [gsi2.sortKey]: key.sk }),
+  };
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(attributes)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value], i) => {
+      names[`#a${i}`] = name;
+      values[`:v${i}`] = value;
+      return fillOnly ? `#a${i} = if_not_exists(#a${i}, :v${i})` : `#a${i} = :v${i}`;
+    });
+  return { TableName: tableName, Key: key, UpdateExpression: `SET ${sets.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+}
+
+/** The entry of a session as it is after this write (the session's Put or Update goes in the same transaction). */
+export const sessionEntryItem = (tableName: string, session: Session): TransactItem => ({ Update: entryUpdate(tableName, sessionFields(session)) });
+
+/**
+ * The entry of a server-to-server charge as it is after this write. `customerRef` is its stored card's, known when
+ * the charge is created; later writes (settling, refunds) pass none and keep the one stored.
+ */
+export const chargeEntryItem = (tableName: string, transaction: Transaction, customerRef?: string | null): TransactItem => ({
+  Update: entryUpdate(tableName, chargeFields(transaction, customerRef)),
+});
+
+/** Whether a table item is a payment the list shows: a session, or a transaction with no session (a session's attempts are listed under it). */
+export type PaymentSource = { kind: 'session'; session: Session } | { kind: 'charge'; transaction: Transaction; customerRef: string | null };
+
+/**
+ * Fills in the entry of a payment stored before entries existed (the backfill): only the attributes the entry lacks,
+ * so an entry a live write made meanwhile, newer than the item this read, keeps every value. Returns whether it
+ * wrote anything new (false when the entry was already complete).
+ */
+export async function backfillEntry(db: DynamoDBDocumentClient, tableName: string, source: PaymentSource): Promise<boolean> {
+  const fields = source.kind === 'session' ? sessionFields(source.session) : chargeFields(source.transaction, source.customerRef);
+  const update = entryUpdate(tableName, fields, { fillOnly: true });
+  try {
+    // A complete entry already has its customerRef (null or a string): nothing to fill.
+    await conditional(() => db.send(new UpdateCommand({ ...update, ConditionExpression: 'attribute_not_exists(customerRef)' })));
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailedError) return false;
+    throw error;
+  }
+}
+
+/** Where a list reads from: the merchant's entries, or one of the sparse indexes for an exact last four or customer. */
+export interface EntrySource {
+  indexName?: string;
+  partitionKey: string;
+  sortKey: string;
+  partition: string;
+}
+
+/**
+ * One Query of a source, newest first, within `[from, upper)` on the sort key. The table is read strongly
+ * consistent (a write is listed at once); an index answers keys, which the caller reads from the table.
+ */
+export async function queryEntries(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  source: EntrySource,
+  range: { from?: string; upper?: string },
+  page: { limit: number; startKey?: Record<string, unknown> },
+): Promise<{ items: Record<string, unknown>[]; lastKey?: Record<string, unknown> }> {
+  const values: Record<string, unknown> = { ':p': source.partition };
+  let condition = '#pk = :p';
+  if (range.from !== undefined) values[':from'] = range.from;
+  if (range.upper !== undefined) values[':upper'] = range.upper;
+  // BETWEEN includes its upper bound; the caller drops an entry equal to it (only a cursor's position can be).
+  if (range.from !== undefined && range.upper !== undefined) condition += ' AND #sk BETWEEN :from AND :upper';
+  else if (range.from !== undefined) condition += ' AND #sk >= :from';
+  else if (range.upper !== undefined) condition += ' AND #sk < :upper';
+  const result = await db.send(
+    new QueryCommand({
+      TableName: tableName,
+      ...(source.indexName ? { IndexName: source.indexName, ProjectionExpression: 'pk, sk' } : { ConsistentRead: true }),
+      KeyConditionExpression: condition,
+      ExpressionAttributeNames: { '#pk': source.partitionKey, ...(condition.includes('#sk') && { '#sk': source.sortKey }) },
+      ExpressionAttributeValues: values,
+      ScanIndexForward: false,
+      Limit: page.limit,
+      ExclusiveStartKey: page.startKey,
+    }),
+  );
+  return { items: result.Items ?? [], lastKey: result.LastEvaluatedKey };
+}
