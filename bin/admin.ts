@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { AdminError } from '../shared/admin/errors.ts';
 import { replayParkedRecord } from '../shared/admin/dead-letters.ts';
+import { backfillPaymentEntries, type BackfillResult } from '../shared/admin/payment-entries-backfill.ts';
 import { createParkedRecords, type ParkedRecords } from '../shared/background/parked-records.ts';
 import { ApiError } from '../shared/errors.ts';
 import { loadBankCredentials } from '../shared/admin/bank-credentials.ts';
@@ -56,6 +57,7 @@ Commands:
   users create --merchant <id> --email <email> --role ${ROLES.join('|')}
   test-mode requests
   test-mode approve|refuse --merchant <id> --gateway ${GATEWAY_IDS.join('|')}
+  payments backfill-index [--merchant <id>]
 
 Without --aws it acts on the sandbox, reading the same variables as \`npm start\`: DYNAMODB_ENDPOINT (or
 DYNAMODB_PORT), TABLE_NAME and SANDBOX_DIR (local keys in <SANDBOX_DIR>/keys). With --aws it acts on the deployed
@@ -81,6 +83,8 @@ interface Target {
   dashboardUsers(): { users: UserStore; userDirectory: UserDirectory };
   testModeRequests: TestModeRequestStore;
   parkedRecords: ParkedRecords;
+  /** The payments list's entries for payments stored before them (one Scan of the table, or of one merchant's items). */
+  backfillPaymentEntries(merchantId?: string): Promise<BackfillResult>;
   /** With --aws: a parked queue message is sent back to its SQS queue. */
   sendToQueue?: (queueUrl: string, body: string) => Promise<void>;
   where: string;
@@ -307,6 +311,18 @@ const commands: Record<string, Command> = {
       };
     },
   },
+  'payments backfill-index': {
+    synopsis: 'payments backfill-index [--merchant <id>]',
+    options: merchantOption,
+    async run(values, target) {
+      const merchantId = values.merchant === undefined ? undefined : text(values, 'merchant');
+      const result = await target.backfillPaymentEntries(merchantId);
+      return {
+        json: result,
+        text: `${result.examined} payments read, ${result.written} search entries created or completed. Safe to run again: entries already complete are left as they are.`,
+      };
+    },
+  },
   'test-mode approve': decideCommand(true),
   'test-mode refuse': decideCommand(false),
 };
@@ -374,6 +390,7 @@ function openTarget(aws: boolean): Target {
       }),
       testModeRequests: createTestModeRequestStore(db, tableName),
       parkedRecords: createParkedRecords(db, tableName),
+      backfillPaymentEntries: (merchantId) => backfillPaymentEntries(db, tableName, { merchantId }),
       sendToQueue: async (queueUrl, body) => {
         const { SQSClient, SendMessageCommand } = await import('@aws-sdk/client-sqs');
         await new SQSClient({ region }).send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
@@ -393,6 +410,7 @@ function openTarget(aws: boolean): Target {
     }),
     testModeRequests: createTestModeRequestStore(db, env.tableName),
     parkedRecords: createParkedRecords(db, env.tableName),
+    backfillPaymentEntries: (merchantId) => backfillPaymentEntries(db, env.tableName, { merchantId }),
     where: `table ${env.tableName} at ${env.dynamoEndpoint} (is the sandbox running? \`npm start\`)`,
     close: () => db.destroy(),
   };

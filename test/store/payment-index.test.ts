@@ -1,4 +1,9 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { searchPayments, type PaymentQuery } from '../../functions/dashboard/payment-search.ts';
@@ -11,6 +16,19 @@ import { keys } from '../../shared/store/keys.ts';
 import { chargeEntryItem, sessionEntryItem } from '../../shared/store/payment-index.ts';
 import type { TransactItem } from '../../shared/store/session-store.ts';
 import { testConnection, testDb } from '../support/dynamo.ts';
+
+const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The real admin CLI, as a child process through npm, on the run's DynamoDB Local. */
+function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { endpoint, tableName } = testConnection();
+  const sandboxDir = mkdtempSync(join(tmpdir(), 'svc-backfill-'));
+  return new Promise((resolve) => {
+    execFile('npm', ['run', '--silent', 'admin', '--', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName, SANDBOX_DIR: sandboxDir } }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
 
 const db = testDb();
 const { tableName } = testConnection();
@@ -152,7 +170,7 @@ describe('payment search entries', () => {
     );
   }, 240_000);
 
-  it('are backfilled for payments stored before them, once, without overwriting a newer entry', async () => {
+  it('are backfilled by the admin CLI for payments stored before them, once, without overwriting a newer entry', async () => {
     const merchantId = newMerchantId();
     const old = session(merchantId, 'cs_before_index', { mode: 'test', second: 1, customerRef: 'c9', lastFour: '0002', amountMinor: 100, currency: 'VES', status: 'created' });
     const oldCharge = { ...charge(merchantId, 'txn_before_index', { mode: 'test', second: 2, customerRef: null, lastFour: '4242', amountMinor: 250, currency: 'VES', status: 'approved' }), svcToken: 'tok_svc_backfill' };
@@ -168,7 +186,10 @@ describe('payment search entries', () => {
     // A live write since the scan's read: its entry is newer than the stored item the backfill reads.
     await write(sessionEntryItem(tableName, { ...moved, status: 'completed', lastTransaction: { reference: 'txn_x', card: { brand: 'visa', lastFour: '1111' } } } as unknown as Session));
 
-    expect(await backfillPaymentEntries(db, tableName, { merchantId })).toEqual({ examined: 3, written: 2 });
+    // The platform team's command: the admin CLI, run as they run it.
+    const cli = await admin('payments', 'backfill-index', '--merchant', merchantId, '--json');
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout)).toEqual({ examined: 3, written: 2 });
     expect(await backfillPaymentEntries(db, tableName, { merchantId })).toEqual({ examined: 3, written: 0 });
 
     const list = (filters = {}) => walk({ merchantId, mode: 'test', filters, limit: 10, now: NOW }).then((r) => r.rows);
@@ -179,5 +200,5 @@ describe('payment search entries', () => {
     ]);
     expect((await list({ customerRef: 'c9' })).map((r) => r.reference)).toEqual(['txn_before_index', 'cs_before_index']);
     expect((await list({ lastFour: '0002' })).map((r) => r.reference)).toEqual(['cs_before_index']);
-  });
+  }, 60_000);
 });
