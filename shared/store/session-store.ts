@@ -46,8 +46,9 @@ export function createSessionStore(db: DynamoDBDocumentClient, tableName: string
   return {
     async create(session, alsoWrite = []) {
       const put = { TableName: tableName, Item: item(session), ConditionExpression: itemDoesNotExist };
-      // The payments list's entry is written with the session, so the list shows it as soon as it exists.
-      const items = [{ Put: put }, sessionEntryItem(tableName, session), ...alsoWrite];
+      // The payments list's entry is written with the session, so the list shows it as soon as it exists; it goes
+      // last, so the caller's items keep their indexes (1, 2, ...) in a cancelled transaction's reasons.
+      const items = [{ Put: put }, ...alsoWrite, sessionEntryItem(tableName, session)];
       await conditional(() => db.send(new TransactWriteCommand({ TransactItems: items })));
     },
 
