@@ -11,6 +11,8 @@ export interface AwsCall {
   resources: string[];
   /** For CreateSchedule: the role handed to Scheduler, which needs iam:PassRole. */
   passedRole?: string;
+  /** For ChangeMessageVisibility: the message (its receipt handle) and for how long it is hidden. */
+  visibility?: { receiptHandle: string; seconds: number };
   userAgent: string;
 }
 
@@ -80,6 +82,7 @@ export class RecordingEndpoint {
     const params = target ? json : Object.fromEntries(new URLSearchParams(body));
     const resources: string[] = [];
     let passedRole: string | undefined;
+    let visibility: AwsCall['visibility'];
     if (service === 'dynamodb') {
       const tables = new Set<string>();
       if (params.TableName) tables.add(params.IndexName ? `${params.TableName}/index/${params.IndexName}` : params.TableName);
@@ -88,6 +91,7 @@ export class RecordingEndpoint {
     } else if (service === 'sqs') {
       const arn = params.QueueUrl ? this.arns.queueArnOfUrl(params.QueueUrl) : undefined;
       resources.push(arn ?? `unknown-queue:${params.QueueUrl}`);
+      if (operation === 'ChangeMessageVisibility') visibility = { receiptHandle: String(params.ReceiptHandle), seconds: Number(params.VisibilityTimeout) };
     } else if (service === 'kms') {
       resources.push(this.arns.keyArnOf(params.KeyId) ?? `unknown-key:${params.KeyId}`);
     } else if (service === 'scheduler') {
@@ -96,7 +100,7 @@ export class RecordingEndpoint {
       resources.push(`arn:aws:scheduler:${REGION}:${ACCOUNT}:schedule/${group}/${name}`);
       passedRole = json.Target?.RoleArn;
     }
-    return { role, action: `${service}:${operation}`, resources, passedRole, userAgent };
+    return { role, action: `${service}:${operation}`, resources, passedRole, visibility, userAgent };
   }
 }
 

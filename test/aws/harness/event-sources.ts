@@ -1,4 +1,4 @@
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DeleteScheduleCommand, GetScheduleCommand, ListSchedulesCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { LocalCloud } from './local-cloud.ts';
 import { REGION, resolveValue, resourcesOfType } from './template.ts';
@@ -48,6 +48,27 @@ export interface EventSourceInvocation {
 }
 
 /**
+ * A retry wait the harness let pass at once on a queue given to `passRetryWaits`: the message a function left hidden
+ * for `hiddenSeconds` was shown again at `passedAt` (epoch ms), after HIDDEN_FOR_REAL_MS of real time.
+ */
+export interface PassedWait {
+  queueLogicalId: string;
+  messageId: string;
+  /** The receive that failed (ApproximateReceiveCount as the function got it). */
+  receiveCount: number;
+  hiddenSeconds: number;
+  passedAt: number;
+  /** Set when SQS refused to show the message again (it was deleted or moved meanwhile). */
+  error?: string;
+}
+
+/**
+ * How long a message stays hidden in real time before the harness lets its retry wait pass: were the function's
+ * hiding missing, the poller (a receive a second) would hand the message out again within it.
+ */
+export const HIDDEN_FOR_REAL_MS = 2_000;
+
+/**
  * Lambda's event sources over the local resources: the table's stream through each stream mapping's filters (in
  * order, with its batch size, bisection, retries and on-failure destination), each SQS mapping polling its queue
  * (delete on success, keep the items a batch reports as failed), and EventBridge Scheduler firing each one-time
@@ -56,6 +77,10 @@ export interface EventSourceInvocation {
 export class EventSources {
   readonly invocations: EventSourceInvocation[] = [];
   readonly firedSchedules: { name: string; target: string; at: string }[] = [];
+  readonly passedWaits: PassedWait[] = [];
+  /** Schedules whose target could not be invoked, sent to their dead-letter queue. */
+  readonly deadLetteredSchedules: { name: string; target: string; errorCode: string }[] = [];
+  private readonly compressedQueues = new Set<string>();
   private running = true;
   private loops: Promise<void>[] = [];
 
@@ -89,6 +114,17 @@ export class EventSources {
     }
     this.loops.push(this.readStream(streamMappings));
     this.loops.push(this.fireSchedules());
+  }
+
+  /**
+   * Time passes at once for the retries of this queue (by logical id): a message a function reported failed, hidden
+   * for its retry delay (its ChangeMessageVisibility, else the queue's visibility timeout), is shown again after
+   * HIDDEN_FOR_REAL_MS with ChangeMessageVisibility 0 on the receipt handle the poller holds. Only the wait is
+   * shortened: receive counts, the redrive after maxReceiveCount and the functions' clocks stay real.
+   */
+  passRetryWaits(queueLogicalId: string): void {
+    this.cloud.queue(queueLogicalId);
+    this.compressedQueues.add(queueLogicalId);
   }
 
   async stop(): Promise<void> {
@@ -185,8 +221,9 @@ export class EventSources {
   }
 
   private async pollQueue(mapping: Mapping, queueArn: string): Promise<void> {
-    const [, queue] = this.cloud.queueByArn(queueArn)!;
+    const [queueLogicalId, queue] = this.cloud.queueByArn(queueArn)!;
     const sqs = this.cloud.client(SQSClient);
+    const passing = new Set<Promise<void>>();
     while (this.running) {
       const { Messages = [] } = await sqs.send(
         new ReceiveMessageCommand({ QueueUrl: queue.url, MaxNumberOfMessages: Math.min(mapping.batchSize, 10), WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'], MessageAttributeNames: ['All'] }),
@@ -207,11 +244,34 @@ export class EventSources {
       const failed = new Set(outcome.ok && mapping.reportItemFailures ? ((outcome.result as { batchItemFailures?: { itemIdentifier: string }[] } | null)?.batchItemFailures ?? []).map((f) => f.itemIdentifier) : []);
       this.invocations.push({ functionLogicalId: mapping.functionLogicalId, source: 'sqs', records: records.length, ok: outcome.ok && !failed.size, error: outcome.ok ? undefined : outcome.errorMessage });
       // A function error leaves the whole batch to reappear after its visibility timeout; success deletes all but the reported failures.
+      const kept = outcome.ok ? records.filter((r) => failed.has(r.messageId!)) : records;
+      if (this.compressedQueues.has(queueLogicalId)) {
+        for (const record of kept) {
+          const passed = this.passRetryWait(sqs, queueLogicalId, queue.url, record).finally(() => passing.delete(passed));
+          passing.add(passed);
+        }
+      }
       if (!outcome.ok) continue;
       const done = records.filter((r) => !failed.has(r.messageId!));
       if (done.length) await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queue.url, Entries: done.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle })) }));
     }
+    await Promise.all(passing);
     sqs.destroy();
+  }
+
+  /** One message's retry wait, passed (see passRetryWaits): how long the function hid it is what gets recorded. */
+  private async passRetryWait(sqs: SQSClient, queueLogicalId: string, queueUrl: string, record: { messageId?: string; receiptHandle?: string; attributes: Record<string, string> }): Promise<void> {
+    const set = this.cloud.recorder.calls.findLast((c) => c.visibility?.receiptHandle === record.receiptHandle)?.visibility;
+    const hiddenSeconds = set?.seconds ?? Number(this.cloud.template.Resources[queueLogicalId]!.Properties?.VisibilityTimeout ?? 30);
+    if (hiddenSeconds === 0) return;
+    await sleep(HIDDEN_FOR_REAL_MS);
+    const wait: PassedWait = { queueLogicalId, messageId: record.messageId!, receiveCount: Number(record.attributes.ApproximateReceiveCount), hiddenSeconds, passedAt: Date.now() };
+    try {
+      await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: record.receiptHandle, VisibilityTimeout: 0 }));
+    } catch (error) {
+      wait.error = String(error);
+    }
+    this.passedWaits.push(wait);
   }
 
   /** EventBridge Scheduler: each one-time schedule (at(...)) is fired when its time comes, then deleted if it says so. */
@@ -241,17 +301,51 @@ export class EventSources {
     if (schedule.ActionAfterCompletion === 'DELETE') await scheduler.send(new DeleteScheduleCommand({ Name: name, GroupName: group }));
   }
 
-  /** Invokes a schedule's target as Scheduler does (asynchronously, with the target's input), checking its role may. */
-  async fire(target: { Arn?: string; Input?: string; RoleArn?: string; DeadLetterConfig?: { Arn?: string } }, name: string, at: string): Promise<void> {
+  /**
+   * Invokes a schedule's target as Scheduler does (asynchronously, with the target's input), checking its role may.
+   * A target that names no function is Lambda's ResourceNotFoundException: the input goes to the target's dead-letter
+   * queue, sent with the schedule's role (without one the run fails: nothing may be lost silently).
+   */
+  async fire(target: ScheduleTarget, name: string, at: string): Promise<void> {
     const fn = this.cloud.functionByArn(target.Arn ?? '');
-    if (!fn) throw new Error(`Schedule ${name} targets ${target.Arn}, no function of the template`);
     const role = /:role\/(.+)$/.exec(target.RoleArn ?? '')?.[1] ?? 'no role';
-    this.cloud.recorder.calls.push({ role, action: 'lambda:InvokeFunction', resources: [fn.arn], userAgent: EVENT_SOURCE_AGENT });
     const input = (target.Input ?? '{}').replaceAll('<aws.scheduler.scheduled-time>', `${at}Z`).replaceAll('<aws.scheduler.schedule-arn>', name);
+    if (!fn) return this.deadLetter(target, role, name, input, { code: 'ResourceNotFoundException', message: `Function not found: ${target.Arn}` });
+    this.cloud.recorder.calls.push({ role, action: 'lambda:InvokeFunction', resources: [fn.arn], userAgent: EVENT_SOURCE_AGENT });
     this.firedSchedules.push({ name, target: fn.logicalId, at });
     const outcome = await this.cloud.invoke(fn.logicalId, JSON.parse(input));
     this.invocations.push({ functionLogicalId: fn.logicalId, source: 'scheduler', records: 1, ok: outcome.ok, error: outcome.ok ? undefined : outcome.errorMessage });
   }
+
+  /**
+   * Scheduler's dead-letter event: the input, with the error as message attributes. Scheduler sends it once the
+   * target's RetryPolicy is spent; the harness sends it at once (the retries would fail the same way).
+   */
+  private async deadLetter(target: ScheduleTarget, role: string, name: string, input: string, error: { code: string; message: string }): Promise<void> {
+    const arn = target.DeadLetterConfig?.Arn;
+    if (!arn) throw new Error(`Schedule ${name} could not invoke ${target.Arn} (${error.code}) and has no dead-letter queue`);
+    const [, queue] = this.cloud.queueByArn(arn) ?? [];
+    if (!queue) throw new Error(`Schedule ${name}: its dead-letter queue ${arn} is not deployed`);
+    this.cloud.recorder.calls.push({ role, action: 'sqs:SendMessage', resources: [arn], userAgent: EVENT_SOURCE_AGENT });
+    const attribute = (value: string) => ({ DataType: 'String', StringValue: value });
+    const sqs = this.cloud.client(SQSClient);
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: queue.url,
+        MessageBody: input,
+        MessageAttributes: { ERROR_CODE: attribute(error.code), ERROR_MESSAGE: attribute(error.message), TARGET_ARN: attribute(target.Arn ?? '') },
+      }),
+    );
+    sqs.destroy();
+    this.deadLetteredSchedules.push({ name, target: target.Arn ?? '', errorCode: error.code });
+  }
+}
+
+interface ScheduleTarget {
+  Arn?: string;
+  Input?: string;
+  RoleArn?: string;
+  DeadLetterConfig?: { Arn?: string };
 }
 
 /**

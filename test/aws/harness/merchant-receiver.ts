@@ -15,6 +15,8 @@ export interface ReceivedWebhook {
   rawBody: string;
   /** What the receiver answered. */
   status: number;
+  /** When it arrived (epoch ms). */
+  at: number;
 }
 
 export interface MerchantReceiver {
@@ -22,6 +24,9 @@ export interface MerchantReceiver {
   received: ReceivedWebhook[];
   /** Answers the next requests with these statuses (an outage), then 200 again. */
   failNext(...statuses: number[]): void;
+  /** Answers every request with `status` until `up()`: a receiver that stays down (after any failNext statuses). */
+  down(status: number): void;
+  up(): void;
   /** Node options for a function's runtime process: the preload that is this receiver's piece of the Internet. */
   nodeArgs: string[];
   /** The receiver's certificate authority, for NODE_EXTRA_CA_CERTS. */
@@ -44,12 +49,13 @@ export async function startMerchantReceiver(): Promise<MerchantReceiver> {
   chmodSync(cert, 0o644);
   const received: ReceivedWebhook[] = [];
   const queued: number[] = [];
+  let outage: number | undefined;
   const server: Server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const status = queued.shift() ?? 200;
-      received.push({ path: req.url ?? '/', headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), status });
+      const status = queued.shift() ?? outage ?? 200;
+      received.push({ path: req.url ?? '/', headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), status, at: Date.now() });
       res.writeHead(status, { 'Content-Type': 'application/json' }).end('{"received":true}');
     });
   });
@@ -62,6 +68,8 @@ export async function startMerchantReceiver(): Promise<MerchantReceiver> {
     url: `https://${RECEIVER_HOST}`,
     received,
     failNext: (...statuses) => queued.push(...statuses),
+    down: (status) => (outage = status),
+    up: () => (outage = undefined),
     nodeArgs: [`--import=${preload}`],
     caFile: cert,
     close: () => new Promise((r) => server.close(() => r())),
