@@ -76,6 +76,9 @@ export const matchesFilters = (row: PaymentRow, f: PaymentFilters): boolean =>
   (!f.currency || row.currency === f.currency) &&
   (f.amountMinor === undefined || row.amountMinor === f.amountMinor);
 
+/** What a stored search entry holds of its row. */
+const ROW_FIELDS = ['kind', 'reference', 'sessionReference', 'transactionReference', 'customerRef', 'lastFour', 'brand', 'amountMinor', 'currency', 'status', 'test', 'createdAt'] as const satisfies readonly (keyof PaymentRow)[];
+
 /**
  * The row of a stored search entry (shared/store/payment-index.ts) at `now`: a session's status is the one the API
  * shows, so an open session past `expiresAt` is expired before any job has written it.
@@ -90,4 +93,3 @@ export function rowOfEntry(entry: Record<string, unknown>, now: number): Payment
   return { ...row, status: shown.status };
 }
 
-const ROW_FIELDS = ['kind', 'reference', 'sessionReference', 'transactionReference', 'customerRef', 'lastFour', 'brand', 'amountMinor', 'currency', 'status', 'test', 'createdAt'] as const satisfies readonly (keyof PaymentRow)[];

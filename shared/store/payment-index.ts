@@ -12,10 +12,10 @@ import { keys } from './keys.ts';
 import type { TransactItem } from './session-store.ts';
 import { tableDefinition } from './table-definition.ts';
 
-/** What an entry holds: the row as stored (a session's raw status; the shown one depends on the time) and its keys. */
-export type PaymentEntry = PaymentRow & { merchantId: string; mode: Session['mode']; sk: string; expiresAt?: string };
-
-/** The stored fields of a payment; `undefined` leaves an attribute as it is (a settling charge does not know its customer). */
+/**
+ * The stored fields of a payment: its row (a session's raw status: the one shown depends on the time) and owner;
+ * `undefined` leaves an attribute as it is (a settling charge does not know its customer).
+ */
 type EntryFields = Omit<PaymentRow, 'customerRef'> & { customerRef: string | null | undefined; merchantId: string; mode: Session['mode']; expiresAt?: string };
 
 const sessionFields = (session: Session): EntryFields => ({
@@ -68,7 +68,7 @@ export const chargeEntryItem = (tableName: string, transaction: Transaction, cus
   Update: entryUpdate(tableName, chargeFields(transaction, customerRef)),
 });
 
-/** Whether a table item is a payment the list shows: a session, or a transaction with no session (a session's attempts are listed under it). */
+/** A payment as stored: a session (its attempts are part of it), or a server-to-server charge with its card's customer. */
 export type PaymentSource = { kind: 'session'; session: Session } | { kind: 'charge'; transaction: Transaction; customerRef: string | null };
 
 /**

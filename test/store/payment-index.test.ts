@@ -1,9 +1,4 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { searchPayments, type PaymentQuery } from '../../functions/dashboard/payment-search.ts';
@@ -15,20 +10,8 @@ import type { Transaction } from '../../shared/domain/transaction.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { chargeEntryItem, sessionEntryItem } from '../../shared/store/payment-index.ts';
 import type { TransactItem } from '../../shared/store/session-store.ts';
+import { runAdminCli } from '../support/admin-cli.ts';
 import { testConnection, testDb } from '../support/dynamo.ts';
-
-const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** The real admin CLI, as a child process through npm, on the run's DynamoDB Local. */
-function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { endpoint, tableName } = testConnection();
-  const sandboxDir = mkdtempSync(join(tmpdir(), 'svc-backfill-'));
-  return new Promise((resolve) => {
-    execFile('npm', ['run', '--silent', 'admin', '--', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName, SANDBOX_DIR: sandboxDir } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 const db = testDb();
 const { tableName } = testConnection();
@@ -187,7 +170,7 @@ describe('payment search entries', () => {
     await write(sessionEntryItem(tableName, { ...moved, status: 'completed', lastTransaction: { reference: 'txn_x', card: { brand: 'visa', lastFour: '1111' } } } as unknown as Session));
 
     // The platform team's command: the admin CLI, run as they run it.
-    const cli = await admin('payments', 'backfill-index', '--merchant', merchantId, '--json');
+    const cli = await runAdminCli(['payments', 'backfill-index', '--merchant', merchantId, '--json']);
     expect(cli.code, cli.stderr).toBe(0);
     expect(JSON.parse(cli.stdout)).toEqual({ examined: 3, written: 2 });
     expect(await backfillPaymentEntries(db, tableName, { merchantId })).toEqual({ examined: 3, written: 0 });
