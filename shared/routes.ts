@@ -446,8 +446,6 @@ export const routes = {
     rateClass: null,
     idempotency: 'none',
     summary: 'Sessions and server-to-server charges in one searchable list, newest first',
-    // The list's cursors carry a keyed MAC (the fingerprint key), so one cannot be edited or used by another merchant.
-    needs: ['fingerprints'],
     dashboard: 'read_only',
     internal: true,
   },

@@ -1,6 +1,5 @@
 import type { Deps } from '../../shared/deps.ts';
 import type { AuthContext } from '../../shared/auth/authenticator.ts';
-import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { chargeRow, matchesFilters, sessionRow, type PaymentRow } from '../../shared/dashboard/payment-row.ts';
 import { toSessionResource } from '../../shared/domain/session.ts';
 import { ValidationError } from '../../shared/errors.ts';
@@ -41,7 +40,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
   async (req, deps) => {
     const { query, lastFour, status, currency, amountMinor, limit, cursor } = req.query;
     const owner = { merchantId: req.auth.merchant.id, mode: req.auth.mode };
-    const after = cursor === undefined ? undefined : await decodeCursor(deps, owner, cursor);
+    const after = cursor === undefined ? undefined : decodeCursor(owner, cursor);
     const from = instant(req.query.from, 'from');
     const to = instant(req.query.to, 'to');
     if (from && to && from > to) throw new ValidationError('to must not be before from.', 'to', 'parameter_invalid');
@@ -54,8 +53,8 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const page = await searchPayments({ db: deps.db, tableName: deps.config.tableName }, { ...owner, filters: { customerRef: query, lastFour, status, currency, amountMinor }, from, to, limit, after, now: req.now });
     return {
       statusCode: 200,
-      body: { data: page.data, hasMore: page.after !== null, nextCursor: page.after === null ? null : await encodeCursor(deps, owner, page.after) },
+      body: { data: page.data, hasMore: page.after !== null, nextCursor: page.after === null ? null : encodeCursor(owner, page.after) },
     };
   },
-  { parts: [userTokensFromEnvironment, cryptoFromEnvironment] },
+  { parts: [userTokensFromEnvironment] },
 );
