@@ -91,14 +91,18 @@ export const encodeCursor = (q: Pick<PaymentQuery, 'merchantId' | 'mode'>, after
 
 /** The position a cursor names; 400 on any cursor this merchant and mode's list did not answer. */
 export function decodeCursor(q: Pick<PaymentQuery, 'merchantId' | 'mode'>, cursor: string): string {
-  let value: { m?: unknown; o?: unknown; a?: unknown } | null = null;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as typeof value;
-  } catch {
-    // Not JSON: refused below.
-  }
+  const value = parseJson(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!value || value.m !== q.merchantId || value.o !== q.mode || typeof value.a !== 'string' || !POSITION.test(value.a)) {
     throw new ValidationError('cursor is not one this list answered for this merchant and mode: start again without it.', 'cursor', 'parameter_invalid');
   }
   return value.a;
+}
+
+function parseJson(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }
