@@ -1,7 +1,7 @@
 /**
  * The payments list: one search entry per payment (shared/store/payment-index.ts), newest first. An exact last four
  * or customerRef is the key of a sparse index, so such a search reads only its own payments; the other filters are
- * checked on the entries read, and reading goes on until the page is full. docs/data-model.md, "Payments list".
+ * checked on the entries read, and reading goes on until the page is full. docs/data-model.md, "Dashboard payments list".
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { matchesFilters, rowOfEntry, type PaymentFilters, type PaymentRow } from '../../shared/dashboard/payment-row.ts';

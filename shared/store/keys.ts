@@ -53,7 +53,7 @@ export const keys = {
     gsi1sk: `${createdAt}#${reference}`,
   }),
   /**
-   * A payment's search entry (one per session or server-to-server charge, docs/data-model.md "Payments list"):
+   * A payment's search entry (one per session or server-to-server charge, docs/data-model.md, "Dashboard payments list"):
    * listed newest first per merchant and mode; sparse gsi1 (last four) and gsi2 (customerRef) for exact searches.
    */
   paymentsPartition: (merchantId: string, mode: Mode) => `PAYMENTS#${merchantId}#${mode}`,

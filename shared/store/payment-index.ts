@@ -1,7 +1,7 @@
 /**
  * The payments list's search entries: one item per payment (a checkout session with its attempts, or a
  * server-to-server charge), written in the same TransactWriteItems as the session or charge it describes, so the
- * list never misses nor contradicts a write. Keys and reads: docs/data-model.md, "Payments list".
+ * list never misses nor contradicts a write. Keys and reads: docs/data-model.md, "Dashboard payments list".
  */
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { chargeRow, sessionRow, type PaymentRow } from '../dashboard/payment-row.ts';
