@@ -78,7 +78,7 @@ describe('dashboard changes, each visible in the API', BROWSER_TEST_TIMEOUT, () 
     await screenshot(page, 'developer-phone-webhook-secret-rotated');
 
     await page.getByRole('button', { name: 'Desactivar' }).click();
-    await page.getByRole('button', { name: 'Activar' }).waitFor(WAIT);
+    await page.getByRole('button', { name: 'Activar', exact: true }).waitFor(WAIT);
     expect((await harness.sandbox.request('GET', `/v1/webhooks/endpoints/${endpointId}`, { key: harness.keys.secretTest })).body.status).toBe('disabled');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'developer-phone-webhook-endpoint');
