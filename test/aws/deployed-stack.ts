@@ -6,7 +6,7 @@ import { EVENT_SOURCE_AGENT } from './harness/event-sources.ts';
 import { deniedCalls } from './harness/iam-check.ts';
 import { functionsNotRun } from './harness/local-cloud.ts';
 import { verifyWebhookSignature } from '../../shared/webhooks/signature.ts';
-import { card, DOCUMENT, errorRequest, VISA, WITHOUT_ERROR_CASE, LATE_SCENARIOS, newMerchant, successScenarios, type ScenarioState } from './harness/scenarios.ts';
+import { card, DOCUMENT, errorRequest, VISA, WITHOUT_ERROR_CASE, WITHOUT_SUCCESS_SCENARIO, LATE_SCENARIOS, newMerchant, successScenarios, type ScenarioState } from './harness/scenarios.ts';
 import { sdkLayer, type SdkVariant } from './harness/sdk-layer.ts';
 import { resolveValue } from './harness/template.ts';
 
@@ -31,7 +31,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined> | T | 
 export function describeDeployedStack(variant: SdkVariant) {
   describe(`the synthesized stack under aws-lambda-ric, SDK ${variant}`, () => {
     let stack: DeployedStack;
-    const state = {} as ScenarioState;
+    const state = { shared: new Map() } as ScenarioState;
     let expiring: string;
     let secret: string;
     /** Webhooks the receiver got with a valid Svc-Signature for the endpoint's secret, by event type. */
@@ -45,7 +45,7 @@ export function describeDeployedStack(variant: SdkVariant) {
 
     beforeAll(async () => {
       stack = await deployStack({ assemblyDir: inject('assemblyDir'), dynamoEndpoint: inject('awsDynamoEndpoint') }, variant);
-      state.keys = (await newMerchant(stack)).keys;
+      ({ id: state.merchantId, keys: state.keys } = await newMerchant(stack));
       state.receiverUrl = stack.receiver.url;
       const endpoint = await stack.api.request('POST', '/v1/webhooks/endpoints', { key: state.keys.secretTest, body: { url: `${stack.receiver.url}/svc` } });
       expect(endpoint.status, endpoint.text).toBe(201);
@@ -133,6 +133,10 @@ export function describeDeployedStack(variant: SdkVariant) {
       }
       if (withoutSuccess.length) console.warn(`Routes called only for their error answer (add a success scenario in test/aws/harness/scenarios.ts): ${withoutSuccess.join(', ')}`);
       expect(failures).toEqual([]);
+      // A new route gets its success scenario, or a reason in WITHOUT_SUCCESS_SCENARIO.
+      expect(withoutSuccess.filter((route) => !WITHOUT_SUCCESS_SCENARIO[route])).toEqual([]);
+      // The signed-in calls' tokens were checked against the pool's keys, fetched from Cognito's issuer URL.
+      expect(stack.issuer.requests).toContain(`/${stack.userPool.poolId}/.well-known/jwks.json`);
     });
 
     it('runs the daily worker as its schedule invokes it', async () => {

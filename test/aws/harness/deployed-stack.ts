@@ -3,6 +3,7 @@ import { gatewayUrlParameterName } from '../../../infra/stage-config.ts';
 import { systemClock } from '../../../shared/clock.ts';
 import { GATEWAY_IDS } from '../../../shared/domain/merchant.ts';
 import { LocalRestApi } from './api-gateway.ts';
+import { startCognitoIssuer, type CognitoIssuer } from './cognito-issuer.ts';
 import { EventSources } from './event-sources.ts';
 import { LocalCloud } from './local-cloud.ts';
 import { startMerchantReceiver, type MerchantReceiver } from './merchant-receiver.ts';
@@ -10,6 +11,7 @@ import { startMoto, type MotoServer } from './moto.ts';
 import { sdkLayer, type SdkVariant } from './sdk-layer.ts';
 import { readTemplate } from './synth.ts';
 import type { CfnTemplate } from './template.ts';
+import { deployUserPools, type DeployedUserPool } from './user-pool.ts';
 
 export interface DeployedStack {
   cloud: LocalCloud;
@@ -19,6 +21,9 @@ export interface DeployedStack {
   receiver: MerchantReceiver;
   dynamo: { endpoint: string };
   moto: MotoServer;
+  /** The dashboard's user pool in moto, and Cognito's issuer host serving its keys to the functions. */
+  userPool: DeployedUserPool;
+  issuer: CognitoIssuer;
   /** Every line the functions printed, by function. */
   logs: Map<string, string[]>;
   stop(): Promise<void>;
@@ -38,6 +43,7 @@ export async function deployStack(
   mutate?.(template);
   const dynamo = { endpoint: dynamoEndpoint };
   const [moto, bank, receiver] = await Promise.all([startMoto(), startSandboxBank({ clock: systemClock }), startMerchantReceiver()]);
+  const issuer = await startCognitoIssuer(moto.endpoint);
   const logs = new Map<string, string[]>();
   const cloud = new LocalCloud({
     template,
@@ -46,12 +52,15 @@ export async function deployStack(
     motoEndpoint: moto.endpoint,
     sdk: sdkLayer(variant),
     parameterValues: (name) => GATEWAY_IDS.map((id) => (gatewayUrlParameterName('dev', id) === name ? bank.baseUrls[id] : undefined)).find(Boolean),
-    // Like a function given a private CA in its configuration: only the merchant receiver's test certificate.
-    extraEnvironment: { NODE_EXTRA_CA_CERTS: receiver.caFile },
-    nodeArgs: receiver.nodeArgs,
+    // Like a function given a private CA in its configuration: only the test certificates of the merchant receiver and Cognito's issuer host.
+    extraEnvironment: { NODE_EXTRA_CA_CERTS: issuer.trustedWith(receiver.caFile) },
+    nodeArgs: [...receiver.nodeArgs, ...issuer.nodeArgs],
     onLog: (fn, line) => logs.set(fn, [...(logs.get(fn) ?? []), line]),
   });
   await cloud.deploy();
+  const [userPool] = await deployUserPools(cloud);
+  if (!userPool) throw new Error('The template has no Cognito user pool with an app client');
+  issuer.pools.add(userPool.poolId);
   const events = new EventSources(cloud);
   events.start();
   const api = new LocalRestApi(cloud);
@@ -63,11 +72,13 @@ export async function deployStack(
     receiver,
     dynamo,
     moto,
+    userPool,
+    issuer,
     logs,
     async stop() {
       await events.stop();
       await cloud.stop();
-      await Promise.all([moto.stop(), bank.close(), receiver.close()]);
+      await Promise.all([moto.stop(), bank.close(), receiver.close(), issuer.close()]);
     },
   };
 }

@@ -26,12 +26,21 @@ export function isAllowed(statements: Statement[], action: string, resource: str
 }
 
 /**
+ * Cognito operations AWS takes unsigned: the user's own access token authorizes them, not IAM (the MFA enrolment
+ * routes call them). An unsigned call carries no credential scope, so the recorder names it `anonymous` with the
+ * service unknown; any other unsigned call is denied.
+ */
+const TOKEN_AUTHORIZED_OPERATIONS = new Set(['AssociateSoftwareToken', 'VerifySoftwareToken']);
+const isTokenAuthorized = (call: AwsCall) => call.role === 'anonymous' && TOKEN_AUTHORIZED_OPERATIONS.has(call.action.split(':')[1] ?? '');
+
+/**
  * Every recorded call that the caller's role in the template does not allow (action and resource), and every role
  * passed to Scheduler without iam:PassRole: what would be AccessDenied in AWS.
  */
 export function deniedCalls(template: CfnTemplate, ids: PhysicalIds, calls: AwsCall[]): string[] {
   const denied = new Set<string>();
   for (const call of calls) {
+    if (isTokenAuthorized(call)) continue;
     if (!template.Resources[call.role]) {
       denied.add(`${call.action} by unknown credentials ${call.role}`);
       continue;

@@ -1,6 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { delimiter } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { freePort } from '../../../infra/sandbox/free-port.ts';
 import { ACCOUNT } from './template.ts';
+
+/** Python's site customisation for moto_server: the stand-in corrections of docs/aws-harness.md. */
+const MOTO_SITE = fileURLToPath(new URL('./moto-site/', import.meta.url));
 
 export interface MotoServer {
   endpoint: string;
@@ -23,7 +28,13 @@ export async function startMoto(): Promise<MotoServer> {
   const port = await freePort();
   const child: ChildProcess = spawn('moto_server', ['-H', '127.0.0.1', '-p', String(port)], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, MOTO_ACCOUNT_ID: ACCOUNT },
+    env: {
+      ...process.env,
+      MOTO_ACCOUNT_ID: ACCOUNT,
+      // Cognito: TOTP codes checked (moto's one fixed secret), and sign-in by alias (moto-site/sitecustomize.py).
+      MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP: 'true',
+      PYTHONPATH: [MOTO_SITE, process.env.PYTHONPATH].filter(Boolean).join(delimiter),
+    },
   });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));

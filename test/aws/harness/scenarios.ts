@@ -1,43 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { createMerchant, type MerchantKeys } from '../../../shared/admin/merchant-admin.ts';
-import { createApiKeyStore } from '../../../shared/store/api-key-store.ts';
-import { createDocumentClient } from '../../../shared/store/dynamo-client.ts';
-import { createMerchantStore } from '../../../shared/store/merchant-store.ts';
+import { withAdminStores } from './admin-stores.ts';
 import type { ApiResponse } from './api-gateway.ts';
 import type { DeployedStack } from './deployed-stack.ts';
+import { card, DOCUMENT, type Scenario, type ScenarioState } from './scenario-state.ts';
+import { dashboardScenarios, LATE_DASHBOARD_SCENARIOS } from './dashboard-scenarios.ts';
+import { paymentScenarios } from './payment-scenarios.ts';
 
-export const VISA = '4111111111111111';
-export const card = () => ({ number: VISA, expMonth: 12, expYear: 2030, cvv: '123', holderName: 'Ana Pérez' });
-export const DOCUMENT = { type: 'V', id: '12345678' };
+export { card, DOCUMENT, VISA, type ScenarioState } from './scenario-state.ts';
 
 /** A merchant made as the admin CLI makes one (merchant-admin.ts), straight in the local table. */
 export async function newMerchant(stack: DeployedStack): Promise<{ id: string; keys: MerchantKeys }> {
-  const db = createDocumentClient({ tableName: stack.cloud.tableName, endpoint: stack.dynamo.endpoint });
-  const stores = { merchants: createMerchantStore(db, stack.cloud.tableName), apiKeys: createApiKeyStore(db, stack.cloud.tableName) };
-  const { merchant, keys } = await createMerchant(stores, { name: 'AWS harness merchant', now: new Date() });
-  db.destroy();
+  const { merchant, keys } = await withAdminStores(stack, (stores) => createMerchant(stores, { name: 'AWS harness merchant', now: new Date() }));
   return { id: merchant.id, keys };
 }
-
-/** What the success scenarios share: a merchant, and what earlier steps made (a paid session, a stored card, an endpoint). */
-export interface ScenarioState {
-  keys: MerchantKeys;
-  paidSession?: string;
-  transaction?: string;
-  cardToken?: string;
-  endpointId?: string;
-  /** An endpoint the sweep creates, and deletes last. */
-  extraEndpointId?: string;
-  receiverUrl: string;
-}
-
-type Scenario = (stack: DeployedStack, state: ScenarioState) => Promise<ApiResponse>;
 
 const sessionBody = (extra: Record<string, unknown> = {}) => ({ amountMinor: 1050, currency: 'VES', ...extra });
 
 /**
- * A successful call of each route, by "METHOD path" of the template. Routes without one are still called for their
- * error answer (every route); the test lists them, so a new route shows up in the output until it gets one here.
+ * A successful call of each route, by "METHOD path" of the template. A route without one is still called for its
+ * error answer, listed, and fails the sweep unless WITHOUT_SUCCESS_SCENARIO gives a reason.
  */
 export const successScenarios: Record<string, Scenario> = {
   'POST /v1/sessions': (s, st) => s.api.request('POST', '/v1/sessions', { key: st.keys.secretTest, body: sessionBody(), headers: { 'Idempotency-Key': randomUUID() } }),
@@ -69,13 +51,21 @@ export const successScenarios: Record<string, Scenario> = {
     return created;
   },
   'GET /v1/openapi.json': (s) => s.api.request('GET', '/v1/openapi.json'),
+  ...paymentScenarios,
+  ...dashboardScenarios,
 };
+
+/**
+ * Routes that may stay without a success scenario, each with its reason: the sweep fails for any other route without
+ * one, so a new route gets its scenario here (or a reason) when it is added.
+ */
+export const WITHOUT_SUCCESS_SCENARIO: Record<string, string> = {};
 
 /** Public routes without any input: nothing a caller sends can make them fail, so they have no error case. */
 export const WITHOUT_ERROR_CASE = ['GET /v1/openapi.json'];
 
 /** Routes whose success needs what the flow made last: run after the others. */
-export const LATE_SCENARIOS = ['DELETE /v1/cards/{svcToken}', 'DELETE /v1/webhooks/endpoints/{id}'];
+export const LATE_SCENARIOS = ['DELETE /v1/cards/{svcToken}', 'DELETE /v1/webhooks/endpoints/{id}', ...LATE_DASHBOARD_SCENARIOS];
 successScenarios['DELETE /v1/cards/{svcToken}'] = (s, st) => s.api.request('DELETE', `/v1/cards/${st.cardToken}`, { key: st.keys.secretTest });
 successScenarios['DELETE /v1/webhooks/endpoints/{id}'] = (s, st) => s.api.request('DELETE', `/v1/webhooks/endpoints/${st.extraEndpointId}`, { key: st.keys.secretTest });
 
