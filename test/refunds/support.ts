@@ -32,13 +32,17 @@ export async function endpointAt(env: SandboxWithReceiver, key: string, enabledE
   return { path, secret: created.body.secret as string };
 }
 
-/** The events delivered to that endpoint so far (after the background work drains), each signature checked. */
+/**
+ * The events delivered to that endpoint so far (after the background work drains), each signature checked, each
+ * event once: delivery is at least once (README), so a receiver deduplicates by event id, as this one does.
+ */
 export async function delivered(env: SandboxWithReceiver, endpoint: { path: string; secret: string }) {
   await env.sandbox.background.drain();
-  return env.receiver.received
+  const events = env.receiver.received
     .filter((r) => r.path === endpoint.path)
     .map((r) => {
       expect(verifyWebhookSignature({ header: r.headers['svc-signature'] as string, rawBody: r.rawBody, secret: endpoint.secret, now: Date.now() }).valid).toBe(true);
       return JSON.parse(r.rawBody) as { id: string; type: string; env: string; data: Record<string, any> };
     });
+  return [...new Map(events.map((event) => [event.id, event])).values()];
 }
