@@ -94,6 +94,9 @@ export class RecordingEndpoint {
       if (operation === 'ChangeMessageVisibility') visibility = { receiptHandle: String(params.ReceiptHandle), seconds: Number(params.VisibilityTimeout) };
     } else if (service === 'kms') {
       resources.push(this.arns.keyArnOf(params.KeyId) ?? `unknown-key:${params.KeyId}`);
+    } else if (service === 'cognito-idp' && params.UserPoolId) {
+      // The admin operations name their pool; IAM authorizes them on its ARN.
+      resources.push(`arn:aws:cognito-idp:${REGION}:${ACCOUNT}:userpool/${params.UserPoolId}`);
     } else if (service === 'scheduler') {
       const name = decodeURIComponent(new URL(url, 'http://x').pathname.split('/')[2] ?? '');
       const group = json.GroupName ?? new URL(url, 'http://x').searchParams.get('groupName') ?? 'default';
