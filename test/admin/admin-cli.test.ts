@@ -1,32 +1,18 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankCredentialsContext } from '../../shared/admin/bank-credentials.ts';
 import { localSecretBox } from '../../shared/crypto/local-secret-box.ts';
-import { scanTable, testConnection } from '../support/dynamo.ts';
+import { CLI_TEST_TIMEOUT_MS, runAdminCli } from '../support/admin-cli.ts';
+import { scanTable } from '../support/dynamo.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
-const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // The CLI runs beside the sandbox with the sandbox's environment: the run's DynamoDB Local, its own key directory.
 const sandboxDir = mkdtempSync(join(tmpdir(), 'svc-admin-cli-'));
+const admin = (...args: string[]) => runAdminCli(args, { sandboxDir });
 
-/** The real CLI, as the platform team runs it (a child process through npm, ~1-2 s each: used sparingly). */
-function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { endpoint, tableName } = testConnection();
-  return new Promise((resolve) => {
-    execFile(
-      'npm',
-      ['run', '--silent', 'admin', '--', ...args],
-      { cwd: PROJECT_ROOT, env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName, SANDBOX_DIR: sandboxDir } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-describe('admin CLI', () => {
+describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   let sandbox: TestSandbox;
   beforeAll(async () => {
     sandbox = await startTestSandbox();

@@ -1,27 +1,18 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { PARK_AFTER_MS, STREAM_RECORD_TRIES } from '../../shared/background/define-worker.ts';
 import { createParkedRecords, parkedRecordId, type ParkedRecord } from '../../shared/background/parked-records.ts';
 import { expiryScheduleName } from '../../shared/domain/expiry-timing.ts';
+import { runAdminCli } from '../support/admin-cli.ts';
 import { testConnection, testDb } from '../support/dynamo.ts';
 import { startTestSandbox } from '../support/sandbox.ts';
 import { sandboxWithReceiver } from '../support/sandbox-with-receiver.ts';
 
-const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The sandbox works on its own here (no drain()): waits are for the condition, generous for a loaded machine. */
 const PATIENTLY = { timeout: 60_000, interval: 100 };
 
 /** `npm run admin -- dead-letters ...` against the run's table, as an operator types it. */
-function deadLetters(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { endpoint, tableName } = testConnection();
-  return new Promise((resolve) => {
-    execFile('npm', ['run', '--silent', 'admin', '--', 'dead-letters', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const deadLetters = (...args: string[]) => runAdminCli(['dead-letters', ...args]);
 
 describe('poison records: retried, parked, visible, replayed', () => {
   const env = sandboxWithReceiver();

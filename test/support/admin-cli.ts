@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { testConnection } from './dynamo.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Each CLI run starts npm and tsx: ~10 s on a busy machine; a test of several runs needs this much room. */
+export const CLI_TEST_TIMEOUT_MS = 240_000;
 
 /**
  * The real admin CLI, as the platform team runs it: a child process through npm (~1-2 s each: use sparingly), on the

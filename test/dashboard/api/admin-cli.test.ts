@@ -1,27 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testConnection } from '../../support/dynamo.ts';
+import { CLI_TEST_TIMEOUT_MS, runAdminCli } from '../../support/admin-cli.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 import { signedInUser, uniqueEmail } from './dashboard-users.ts';
 
-const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-/** Each CLI run starts npm and tsx: ~10 s on a busy machine, and these tests run four or five. */
-const CLI_TEST_TIMEOUT_MS = 240_000;
 const sandboxDir = mkdtempSync(join(tmpdir(), 'svc-dashboard-cli-'));
-
-/** The real admin CLI against the run's DynamoDB Local (a child process through npm). */
-function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { endpoint, tableName } = testConnection();
-  return new Promise((resolve) => {
-    execFile('npm', ['run', '--silent', 'admin', '--', ...args, '--json'], { cwd: PROJECT_ROOT, env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName, SANDBOX_DIR: sandboxDir } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const admin = (...args: string[]) => runAdminCli([...args, '--json'], { sandboxDir });
 
 describe('admin CLI: dashboard users and test-mode requests', () => {
   let sandbox: TestSandbox;
