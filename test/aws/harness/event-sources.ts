@@ -191,9 +191,12 @@ export class EventSources {
     return JSON.parse(text);
   }
 
-  /** One batch with Lambda's stream error handling: retry from the first reported failure, bisect on a function error. */
+  /**
+   * One batch with Lambda's stream error handling: retry from the first reported failure, bisect on a function error.
+   * Stopped, it delivers no more (a record that keeps failing would otherwise hold stop() until it is parked).
+   */
   private async deliverStreamBatch(mapping: Mapping, batch: Record<string, any>[], attempt: number): Promise<void> {
-    if (!batch.length) return;
+    if (!batch.length || !this.running) return;
     const outcome = await this.cloud.invoke(mapping.functionLogicalId, { Records: batch });
     const failures = outcome.ok && mapping.reportItemFailures ? ((outcome.result as { batchItemFailures?: { itemIdentifier: string }[] } | null)?.batchItemFailures ?? []) : [];
     this.invocations.push({ functionLogicalId: mapping.functionLogicalId, source: 'stream', records: batch.length, ok: outcome.ok && !failures.length, error: outcome.ok ? undefined : outcome.errorMessage });
