@@ -57,3 +57,19 @@ export function formatDate(iso: string | null | undefined): string {
 export function formatDayMonth(day: string): string {
   return new Intl.DateTimeFormat(locale(), { day: 'numeric', month: 'short' }).format(new Date(`${day}T12:00:00`));
 }
+
+/**
+ * An amount as a merchant types it in a search (VES and USD both have 2 decimals): "25", "25,5" or "25.50" is 2550
+ * minor units. Null for anything else, thousands separators included ("1.250" is refused, not read as 1.25).
+ */
+export function parseAmountInput(text: string): number | null {
+  const match = /^(\d{1,10})(?:[.,](\d{1,2}))?$/.exec(text.trim());
+  return match ? Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0')) : null;
+}
+
+/** Minor units back as the search field shows them, with the user's decimal separator: 2550 is "25,50" in Spanish. */
+export function amountInputValue(amountMinor: number): string {
+  const [units, cents] = [Math.floor(amountMinor / 100), String(amountMinor % 100).padStart(2, '0')];
+  return `${units}${language() === 'es' ? ',' : '.'}${cents}`;
+}
+

@@ -57,9 +57,17 @@ describe('dashboard: the merchant flow of issue 15', BROWSER_TEST_TIMEOUT, () =>
     // Find the declined payment by the card's last four and read why it failed.
     await goTo(page, 'Pagos');
     await page.getByLabel('Últimos 4 dígitos').fill('0002');
+    // With its amount, as a Venezuelan merchant writes it: a thousands separator is refused, not misread as 1,25.
+    const amount = page.getByLabel('Monto', { exact: true });
+    await amount.fill('1.250,50');
+    await page.getByRole('button', { name: 'Buscar' }).click();
+    expect(await amount.evaluate((input: HTMLInputElement) => input.validationMessage)).toContain('sin separador de miles');
+    await amount.fill('1250,50');
     await page.getByRole('button', { name: 'Buscar' }).click();
     const row = page.getByRole('link', { name: paymentReference });
     await row.waitFor(WAIT);
+    expect(new URL(page.url()).hash).toContain('amountMinor=125050');
+    expect(await amount.inputValue()).toBe('1250,50');
     expect(await page.locator('tbody tr').count()).toBe(1);
     await screenshot(page, 'flow-desktop-payments-last-four');
     await row.click();

@@ -107,6 +107,8 @@ export const en: Dictionary = {
     date: 'Date',
     kind: { session: 'Payment session', charge: 'Direct charge' },
     none: 'No payment matches the search.',
+    amountHint: 'Exact, in bolívares or dollars: 25.50 (no thousands separator).',
+    amountInvalid: 'Enter an amount like 1250.50, with no thousands separator.',
     lastFourInvalid: 'Enter exactly 4 digits.',
     pageOf: (from: number, to: number) => `Payments ${from} to ${to}`,
     testFlag: 'Test',

@@ -105,6 +105,8 @@ export const es = {
     date: 'Fecha',
     kind: { session: 'Sesión de pago', charge: 'Cobro directo' } as Record<string, string>,
     none: 'Ningún pago coincide con la búsqueda.',
+    amountHint: 'Exacto, en bolívares o dólares: 25,50 (sin separador de miles).',
+    amountInvalid: 'Escribe un monto como 1250,50, sin separador de miles.',
     lastFourInvalid: 'Escribe exactamente 4 dígitos.',
     pageOf: (from: number, to: number) => `Pagos ${from} a ${to}`,
     testFlag: 'Prueba',

@@ -1,18 +1,18 @@
 /**
  * Payments: sessions and direct charges in one list, newest first, searched by reference or customerRef, last four,
- * status, currency and dates; cursor paging. The filters and cursor live in the URL, so a search can be shared,
+ * amount, status, currency and dates; cursor paging. The filters and cursor live in the URL, so a search can be shared,
  * reloaded and walked back.
  */
 import { api } from '../api.ts';
 import { h, replace } from '../dom.ts';
-import { formatMoney, formatShortDateTime } from '../format.ts';
+import { amountInputValue, formatMoney, formatShortDateTime, parseAmountInput } from '../format.ts';
 import { t } from '../i18n.ts';
 import { navigate, routeHref, type Route } from '../router.ts';
 import { currentMode } from '../session.ts';
 import type { Page, PaymentSummary } from '../types.ts';
 import { badge, emptyState, field, select, table, testFlag } from '../ui.ts';
 
-const FILTERS = ['query', 'lastFour', 'status', 'currency', 'from', 'to'] as const;
+const FILTERS = ['query', 'lastFour', 'amountMinor', 'status', 'currency', 'from', 'to'] as const;
 const STATUSES = ['approved', 'declined', 'failed', 'pending', 'refunded', 'created', 'completed', 'expired'];
 const PAGE_SIZE = 25;
 
@@ -31,11 +31,15 @@ function filterForm(query: URLSearchParams): HTMLFormElement {
   const p = t().payments;
   const text = (name: string, attributes: Record<string, string | number | boolean> = {}) => h('input', { name, type: 'text', value: query.get(name) ?? '', ...attributes });
   const lastFour = text('lastFour', { inputmode: 'numeric', maxlength: 4, pattern: '[0-9]{4}', autocomplete: 'off' });
+  // Typed in major units (25,50); the URL and the API carry minor units.
+  const searchedAmount = Number(query.get('amountMinor'));
+  const amount = h('input', { name: 'amount', type: 'text', inputmode: 'decimal', autocomplete: 'off', value: query.get('amountMinor') && Number.isSafeInteger(searchedAmount) ? amountInputValue(searchedAmount) : '' });
   const form = h(
     'form',
     { class: 'filters', role: 'search', 'aria-label': p.filters },
     field(p.query, text('query', { spellcheck: 'false', autocomplete: 'off' }), p.queryHint),
     field(p.lastFour, lastFour),
+    field(p.amount, amount, p.amountHint),
     field(p.status, select('status', [['', t().common.all], ...STATUSES.map((s): [string, string] => [s, t().statuses[s] ?? s])], query.get('status') ?? '')),
     field(p.currency, select('currency', [['', t().common.all], ['VES', 'VES'], ['USD', 'USD']], query.get('currency') ?? '')),
     field(t().common.dateFrom, h('input', { name: 'from', type: 'date', value: query.get('from') ?? '' })),
@@ -51,9 +55,16 @@ function filterForm(query: URLSearchParams): HTMLFormElement {
       lastFour.reportValidity();
       return;
     }
-    navigate(routeHref('payments', null, Object.fromEntries(FILTERS.map((name) => [name, value(name)]))));
+    const amountMinor = value('amount') ? parseAmountInput(value('amount')) : undefined;
+    if (amountMinor === null) {
+      amount.setCustomValidity(p.amountInvalid);
+      amount.reportValidity();
+      return;
+    }
+    navigate(routeHref('payments', null, { ...Object.fromEntries(FILTERS.map((name) => [name, value(name)])), amountMinor: amountMinor === undefined ? '' : String(amountMinor) }));
   });
   lastFour.addEventListener('input', () => lastFour.setCustomValidity(''));
+  amount.addEventListener('input', () => amount.setCustomValidity(''));
   return form;
 }
 
