@@ -116,5 +116,20 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
       }),
     );
   }
+  await untilIndexesActive(client, tableName);
   client.destroy();
+}
+
+const INDEX_BUILD_LIMIT_MS = 120_000;
+
+/** A new index is built in the background (DynamoDB Local too: CREATING, then ACTIVE); until then a query of it fails. */
+async function untilIndexesActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  const deadline = Date.now() + INDEX_BUILD_LIMIT_MS;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const building = (Table?.GlobalSecondaryIndexes ?? []).filter((i) => i.IndexStatus !== 'ACTIVE').map((i) => i.IndexName);
+    if (!building.length) return;
+    if (Date.now() > deadline) throw new Error(`Indexes ${building.join(', ')} of table ${tableName} are still being built after ${INDEX_BUILD_LIMIT_MS / 1000} s.`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
