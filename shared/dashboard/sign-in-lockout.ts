@@ -1,7 +1,9 @@
 /**
- * Sign-in lockout: after MAX_FAILURES failed attempts for one email within a 15-minute window, that email is refused
- * until the window ends. Windows are fixed (counted with one atomic ADD per failure, no read-modify-write race).
- * Counted per email whether or not an account has it, so the answers never tell which emails exist. Pure: no I/O.
+ * Sign-in lockout: after MAX_FAILURES failed attempts for one email within the current 15-minute window and the one
+ * before it, that email is refused. Windows are fixed (counted with one atomic ADD per failure, no read-modify-write
+ * race); counting the window before too makes the lock slide, so failures made just before a window ends still
+ * count after it and a window's end never frees an email at once. Counted per email whether or not an account has
+ * it, so the answers never tell which emails exist. Pure: no I/O.
  */
 export const MAX_FAILURES = 5;
 export const LOCKOUT_WINDOW_MS = 15 * 60_000;
@@ -9,13 +11,22 @@ export const LOCKOUT_WINDOW_MS = 15 * 60_000;
 /** The window `now` falls in: failures are counted per email and window. */
 export const lockoutWindow = (now: number): number => Math.floor(now / LOCKOUT_WINDOW_MS);
 
+/** Failed attempts of one email in the window `now` falls in and in the one before. */
+export interface RecentFailures {
+  current: number;
+  previous: number;
+}
+
 /**
- * Milliseconds until the email may try again given its failures in the current window, or 0 when it may try now.
+ * Milliseconds until the email may try again, or 0 when it may try now. Locked by the current window's failures, it
+ * stays locked through the next window (they are then the previous window's); locked only with the previous
+ * window's help, it is free when the current window ends.
  *
  * @example
- * lockedForMs(5, Date.now()) // > 0: locked until the window ends
+ * lockedForMs({ current: 5, previous: 0 }, Date.now()) // > 15 minutes: the rest of this window and the next
  */
-export function lockedForMs(failures: number, now: number): number {
-  if (failures < MAX_FAILURES) return 0;
-  return (lockoutWindow(now) + 1) * LOCKOUT_WINDOW_MS - now;
+export function lockedForMs(failures: RecentFailures, now: number): number {
+  if (failures.current + failures.previous < MAX_FAILURES) return 0;
+  const windowEnd = (lockoutWindow(now) + 1) * LOCKOUT_WINDOW_MS;
+  return (failures.current >= MAX_FAILURES ? windowEnd + LOCKOUT_WINDOW_MS : windowEnd) - now;
 }

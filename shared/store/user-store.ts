@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand, type Dy
 import { createHash } from 'node:crypto';
 import type { DashboardUser } from '../dashboard/dashboard-user.ts';
 import type { Role } from '../dashboard/roles.ts';
-import { LOCKOUT_WINDOW_MS, lockoutWindow } from '../dashboard/sign-in-lockout.ts';
+import { LOCKOUT_WINDOW_MS, lockoutWindow, type RecentFailures } from '../dashboard/sign-in-lockout.ts';
 import { conditional, itemDoesNotExist, itemExists } from './conditions.ts';
 import { batchGetItems, itemKeyOf, queryIndexEntries } from './index-queries.ts';
 import { keys } from './keys.ts';
@@ -25,11 +25,11 @@ export interface UserStore {
   remove(user: DashboardUser, alsoWrite?: TransactItem[]): Promise<void>;
   /** A transaction item that holds only while the user is still an admin: a change's guard, checked at its commit. */
   stillAdmin(userId: string): TransactItem;
-  /** Failed sign-ins of this email in the current lockout window. */
-  signInFailures(email: string, now: number): Promise<number>;
+  /** Failed sign-ins of this email in the current lockout window and the one before. */
+  signInFailures(email: string, now: number): Promise<RecentFailures>;
   /** Counts one more failure (atomic); answers the new count. */
   addSignInFailure(email: string, now: number): Promise<number>;
-  /** A successful sign-in forgets the window's failures. */
+  /** A successful sign-in forgets the failures of both windows. */
   clearSignInFailures(email: string, now: number): Promise<void>;
 }
 
@@ -46,6 +46,10 @@ const emailHash = (email: string): string => createHash('sha256').update(email).
 
 export function createUserStore(db: DynamoDBDocumentClient, tableName: string): UserStore {
   const failuresKey = (email: string, now: number) => keys.signInFailures(emailHash(email), lockoutWindow(now));
+  const failuresIn = async (key: Record<string, string>): Promise<number> => {
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
+    return (Item?.failures as number | undefined) ?? 0;
+  };
   const store: UserStore = {
     async get(userId) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.user(userId), ConsistentRead: true }));
@@ -116,8 +120,8 @@ export function createUserStore(db: DynamoDBDocumentClient, tableName: string): 
       };
     },
     async signInFailures(email, now) {
-      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: failuresKey(email, now), ConsistentRead: true }));
-      return (Item?.failures as number | undefined) ?? 0;
+      const [current, previous] = await Promise.all([failuresIn(failuresKey(email, now)), failuresIn(failuresKey(email, now - LOCKOUT_WINDOW_MS))]);
+      return { current, previous };
     },
     async addSignInFailure(email, now) {
       const { Attributes } = await db.send(
@@ -133,7 +137,7 @@ export function createUserStore(db: DynamoDBDocumentClient, tableName: string): 
       return Attributes!.failures as number;
     },
     async clearSignInFailures(email, now) {
-      await db.send(new DeleteCommand({ TableName: tableName, Key: failuresKey(email, now) }));
+      await Promise.all([now, now - LOCKOUT_WINDOW_MS].map((at) => db.send(new DeleteCommand({ TableName: tableName, Key: failuresKey(email, at) }))));
     },
   };
   return store;
