@@ -2,8 +2,9 @@
  * Which network addresses a webhook (or an OAuth token request) may be sent to. In AWS the sender refuses anything
  * but public unicast addresses, so a merchant cannot point an endpoint (or a hostname that resolves) at our own
  * network or at the instance metadata service. An IPv6 address that carries an IPv4 address (mapped, translated,
- * NAT64, 6to4, Teredo, IPv4-compatible) is judged by the IPv4 it reaches. Pure: node:net only.
+ * NAT64, 6to4, Teredo, IPv4-compatible, ISATAP) is judged by the IPv4 it reaches. Pure: node:net and ipaddr.js.
  */
+import ipaddr from 'ipaddr.js';
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 
 export type AddressClass = 'public' | 'loopback' | 'private' | 'link_local' | 'metadata' | 'reserved' | 'invalid';
@@ -32,39 +33,36 @@ const V6 = {
   reserved: ranges([['::', 128], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64]], 'ipv6'),
 };
 
-/** The 16 bytes of an IPv6 address (already known valid), a dotted IPv4 tail included. */
-function ipv6Bytes(address: string): number[] {
-  let text = address;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const groups = (part: string) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
-  const front = groups(head);
-  const back = tail === undefined ? [] : groups(tail);
-  const words = [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
-  return words.flatMap((w) => [w >> 8, w & 255]);
-}
+/** The 16 bytes of an IPv6 address (already known valid), in any spelling (dotted tail, compressed zeros). */
+const ipv6Bytes = (address: string): number[] => ipaddr.IPv6.parse(address).toByteArray();
 
 const dottedQuad = (bytes: number[]) => bytes.join('.');
 
 /**
- * The IPv4 addresses an IPv6 address reaches, or null when it carries none:
- * ::ffff:a.b.c.d (mapped), ::ffff:0:a.b.c.d (translated), 64:ff9b::a.b.c.d (NAT64), ::a.b.c.d (IPv4-compatible),
- * 2002:aabb:ccdd::/48 (6to4), and Teredo 2001:0::/32 (its server, and its client with the bits inverted).
+ * The IPv4 addresses an IPv6 address carries, or null when it carries none. ipaddr.js names the registered
+ * transition ranges: ::ffff:a.b.c.d (ipv4Mapped), ::ffff:0:a.b.c.d (SIIT, rfc6145), 64:ff9b::a.b.c.d (NAT64,
+ * rfc6052; the local-use 64:ff9b:1::/48 is refused whole as private before this), 2002:aabb:ccdd::/48 (6to4) and
+ * Teredo 2001:0::/32 (its server, and its client with the bits inverted). Two forms have no range of their own and
+ * are read here: IPv4-compatible ::a.b.c.d, and ISATAP, whose interface id is 0000:5efe or 0200:5efe then the IPv4
+ * address, under any /64.
  */
 function embeddedIPv4(bytes: number[]): string[] | null {
   const zero = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
   const last4 = bytes.slice(12, 16);
-  if (zero(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return [dottedQuad(last4)];
-  if (zero(0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && zero(10, 12)) return [dottedQuad(last4)];
-  if (bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zero(4, 12)) return [dottedQuad(last4)];
+  switch (ipaddr.fromByteArray(bytes).range()) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+    case 'rfc6052':
+      return [dottedQuad(last4)];
+    case '6to4':
+      return [dottedQuad(bytes.slice(2, 6))];
+    case 'teredo':
+      return [dottedQuad(bytes.slice(4, 8)), dottedQuad(last4.map((b) => b ^ 0xff))];
+  }
   // ::/96 but not :: and ::1 themselves, which the IPv6 ranges judge.
   if (zero(0, 12) && !(zero(12, 15) && (bytes[15] === 0 || bytes[15] === 1))) return [dottedQuad(last4)];
-  if (bytes[0] === 0x20 && bytes[1] === 0x02) return [dottedQuad(bytes.slice(2, 6))];
-  if (bytes[0] === 0x20 && bytes[1] === 0x01 && zero(2, 4)) return [dottedQuad(bytes.slice(4, 8)), dottedQuad(last4.map((b) => b ^ 0xff))];
+  // ISATAP (RFC 5214): the universal/local and group bits of the interface id may be set.
+  if ((bytes[8]! & 0xfc) === 0 && bytes[9] === 0 && bytes[10] === 0x5e && bytes[11] === 0xfe) return [dottedQuad(last4)];
   return null;
 }
 
@@ -105,11 +103,14 @@ export function isAllowedAddress(address: string, { allowLoopback, protocol = 'h
   return kind === 'public' && protocol === 'https:';
 }
 
-/** The machine's own loopback (127.0.0.0/8, ::1, or 127.x mapped), not a transition form that routes elsewhere. */
-function isThisMachine(address: string): boolean {
+/**
+ * The machine's own loopback (127.0.0.0/8, ::1, or 127.x mapped), not a transition form that only embeds it and
+ * routes elsewhere (::127.0.0.1, 2002:7f00:1::, 64:ff9b::7f00:1...).
+ */
+export function isThisMachine(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
   if (isIPv4(bare)) return V4.loopback.check(bare, 'ipv4');
-  const bytes = ipv6Bytes(bare);
-  const mapped = bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff;
-  return bare === '::1' || (mapped && bytes[12] === 127);
+  if (!isIPv6(bare)) return false;
+  const v6 = ipaddr.IPv6.parse(bare);
+  return v6.range() === 'loopback' || (v6.isIPv4MappedAddress() && V4.loopback.check(v6.toIPv4Address().toString(), 'ipv4'));
 }

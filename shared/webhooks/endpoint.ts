@@ -4,7 +4,7 @@
  */
 import type { EventType } from '../domain/events.ts';
 import type { Mode } from '../domain/session-state.ts';
-import { classifyAddress } from './address-policy.ts';
+import { classifyAddress, isThisMachine } from './address-policy.ts';
 import { AUTH_FIELDS, AUTH_SETTING_NAMES, CREDENTIAL_NAMES, OPTIONAL_SETTINGS, type AuthType } from './auth-fields.ts';
 
 export { AUTH_TYPES, type AuthType } from './auth-fields.ts';
@@ -130,8 +130,10 @@ export function endpointUrlIssue(value: string, { allowLoopbackHttp }: { allowLo
   if (url.username || url.password) return 'must not contain credentials; use authType instead';
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const kind = host === 'localhost' ? 'loopback' : classifyAddress(host);
-  if (url.protocol !== 'https:' && !(allowLoopbackHttp && url.protocol === 'http:' && kind === 'loopback')) return 'must be an https URL';
-  if (kind === 'invalid' || kind === 'public' || (allowLoopbackHttp && kind === 'loopback')) return null;
+  // Only the machine itself, named as such: a transition form that embeds 127.0.0.1 routes elsewhere.
+  const thisMachine = host === 'localhost' || (kind === 'loopback' && isThisMachine(host));
+  if (url.protocol !== 'https:' && !(allowLoopbackHttp && url.protocol === 'http:' && thisMachine)) return 'must be an https URL';
+  if (kind === 'invalid' || kind === 'public' || (allowLoopbackHttp && thisMachine)) return null;
   return 'must point to a public address';
 }
 

@@ -74,6 +74,25 @@ function carriers([a, b, c, d]: readonly number[]) {
     fc.tuple(fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 0, max: 0xffff })).chain(([subnet, host]) => spell([0x2002, high, low, subnet, 0, 0, 0, host])),
     fc.tuple(fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 0, max: 0xffff })).chain(([flags, port]) => spell([0x2001, 0, 0x5ef5, 0x79fd, flags, port, high ^ 0xffff, low ^ 0xffff])),
     fc.tuple(fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 0, max: 0xffff })).chain(([flags, port]) => spell([0x2001, 0, high, low, flags, port, 0x1234, 0x5678])),
+    // ISATAP: any /64 (here public ones), interface id 0000:5efe or 0200:5efe then the IPv4 address.
+    fc.tuple(fc.integer({ min: 0x2400, max: 0x2fff }), fc.integer({ min: 1, max: 0xffff }), fc.constantFrom(0, 0x200)).chain(([a, b, ul]) => spell([a, b, 0, 0, ul, 0x5efe, high, low])),
+    fc.constant(`2606:4700:1:2::5efe:${dotted}`),
+  );
+}
+
+/** The forms that carry v4 but do not name this machine (all but IPv4-mapped), which the sandbox must refuse too. */
+function elsewhereCarriers([a, b, c, d]: readonly number[]) {
+  const high = (a! << 8) | b!;
+  const low = (c! << 8) | d!;
+  const dotted = `${a}.${b}.${c}.${d}`;
+  return fc.oneof(
+    spell([0, 0, 0, 0, 0xffff, 0, high, low]),
+    spell([0x64, 0xff9b, 0, 0, 0, 0, high, low]),
+    spell([0, 0, 0, 0, 0, 0, high, low]),
+    fc.constant(`::${dotted}`),
+    fc.integer({ min: 0, max: 0xffff }).chain((host) => spell([0x2002, high, low, 0, 0, 0, 0, host])),
+    spell([0x2001, 0, 0x5ef5, 0x79fd, 0, 0, high ^ 0xffff, low ^ 0xffff]),
+    spell([0x2606, 0x4700, 1, 2, 0, 0x5efe, high, low]),
   );
 }
 
@@ -107,6 +126,34 @@ describe('IPv6 forms of inside IPv4 addresses', () => {
     for (const url of ['https://[::ffff:93.184.216.34]/', 'https://[64:ff9b::5db8:d822]/', 'https://[2002:5db8:d822::1]/', 'https://[2606:4700::1111]/']) {
       expect(endpointUrlIssue(url, aws), url).toBeNull();
     }
+  });
+});
+
+describe('issue 21 finding 13: transition forms of loopback in the sandbox', () => {
+  const sandbox = { allowLoopbackHttp: true };
+  it('refuses the URLs the assessor registered (201 before): they embed loopback but route elsewhere', () => {
+    for (const url of ['https://[::127.0.0.1]/hook', 'https://[2002:7f00:1::]/hook', 'http://[::127.0.0.1]/hook', 'https://[64:ff9b::7f00:1]/hook', 'https://[2001:0:5ef5:79fd::80ff:fffe]/hook']) {
+      expect(endpointUrlIssue(url, sandbox), url).not.toBeNull();
+    }
+  });
+
+  it('refuses every form but IPv4-mapped that embeds an inside IPv4 address, loopback included, in the sandbox as in AWS', () => {
+    fc.assert(
+      fc.property(insideV4.chain((v4) => elsewhereCarriers(v4).map((address) => ({ v4, address }))), ({ v4, address }) => {
+        const url = `https://[${address}]/hook`;
+        expect(endpointUrlIssue(url, sandbox), `${url} carries ${v4.join('.')}`).toBe('must point to a public address');
+        expect(endpointUrlIssue(url, aws), url).toBe('must point to a public address');
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('judges ISATAP and SIIT by the address they embed', () => {
+    expect(classifyAddress('2606:4700:1:2::5efe:10.1.2.3')).toBe('private');
+    expect(classifyAddress('2606:4700:1:2:200:5efe:a9fe:a9fe')).toBe('metadata');
+    expect(classifyAddress('::ffff:0:127.0.0.1')).toBe('loopback');
+    expect(classifyAddress('2606:4700:1:2::5efe:93.184.216.34')).toBe('public');
+    expect(classifyAddress('2001:0:5ef5:79fd::a2b4:2ffe')).toBe('public');
   });
 });
 
