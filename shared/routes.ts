@@ -34,6 +34,11 @@ export interface RouteDefinition {
   dashboard?: Role;
   /** Left out of the public OpenAPI document: the dashboard's own routes (docs/dashboard.md). */
   internal?: true;
+  /**
+   * The body carries card data (number, CVV): anything derived from it, such as the Idempotency-Key's request
+   * fingerprint, is the card vault's keyed HMAC, never an unkeyed hash (docs/security.md). Needs `fingerprints`.
+   */
+  cardData?: true;
 }
 
 /** Whether the route's function may write the table (the stack's grant), whatever its keys. */
@@ -105,6 +110,7 @@ export const routes = {
     idempotency: 'required',
     summary: 'Charge a card for a session, from the checkout',
     needs: ['secrets', 'cardNumbers', 'fingerprints', 'gateways'],
+    cardData: true,
   },
   confirmCheckoutOtp: {
     method: 'POST',
@@ -159,7 +165,7 @@ export const routes = {
     entry: 'functions/refunds/create-refund.ts',
     auth: 'secret',
     access: 'write',
-    rateClass: 'charge',
+    rateClass: 'refunds',
     idempotency: 'required',
     summary: 'Refund an approved transaction, wholly or in part',
     needs: ['secrets', 'gateways'],
@@ -208,7 +214,7 @@ export const routes = {
     entry: 'functions/charges/create-charge.ts',
     auth: 'secret',
     access: 'write',
-    rateClass: 'charge',
+    rateClass: 'server_charges',
     idempotency: 'required',
     summary: 'Charge a stored card server to server, on a gateway that needs no CVV',
     needs: ['secrets', 'cardNumbers', 'gateways'],

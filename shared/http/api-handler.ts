@@ -6,7 +6,7 @@ import type * as z from 'zod';
 import { depsFromEnvironment, type Deps, type PartsFactory } from '../deps.ts';
 import { processTracer } from '../observability/tracer.ts';
 import { traceHandler } from '../observability/trace-handler.ts';
-import { routes, type RouteId } from '../routes.ts';
+import { routes, type RouteDefinition, type RouteId } from '../routes.ts';
 import type { ApiRequest, ApiResult } from './api-types.ts';
 import { REUSED_ROUTE_AUDIT } from '../dashboard/reused-route-audit.ts';
 import { auditUserChange } from './middlewares/audit-user-change.ts';
@@ -83,7 +83,7 @@ export function defineApiHandler<S extends RouteSchemas>(
   impl: (request: ApiRequest<Out<S['body']>, Out<S['query']>, Out<S['params']>>, deps: Deps) => Promise<ApiResult>,
   { parts = [] }: ApiHandlerOptions = {},
 ): ApiHandlerModule {
-  const route = routes[routeId];
+  const route: RouteDefinition = routes[routeId];
 
   const build = (baseDeps: Deps): LambdaHandler => {
     // Every line names its route; the Lambda request id, the request id (Request-Id) and the merchant are added per request.
@@ -107,7 +107,7 @@ export function defineApiHandler<S extends RouteSchemas>(
     if (schemas.body) for (const m of jsonBody(deps.config.maxBodyBytes)) chain.use(m as HttpMiddleware);
     chain.use(validateInput(schemas) as HttpMiddleware);
     if (route.auth === 'checkout') caller();
-    if (route.idempotency !== 'none') chain.use(idempotency(deps.idempotency, deps.clock, route));
+    if (route.idempotency !== 'none') chain.use(idempotency(deps.idempotency, deps.clock, route, route.cardData ? deps.fingerprinter : undefined));
 
     const handler = chain.handler(async (event, context) => {
       const state = requestState(context);

@@ -231,7 +231,7 @@ describe('Idempotency-Key on POST /v1/sessions', () => {
       const { merchant, keys } = await merchantWithKeys();
       const key = newKey();
       // A request that claimed the key and then died (its Lambda timed out) leaves an in-progress record behind.
-      const fingerprint = requestFingerprint(routes.createSession, '/v1/sessions', VALID);
+      const fingerprint = await requestFingerprint(routes.createSession, '/v1/sessions', VALID);
       const claim = await sandbox.deps.idempotency.claim(
         { merchantId: merchant.id, mode: 'test', operation: 'POST /v1/sessions', key },
         fingerprint,

@@ -8,6 +8,7 @@ import { card, checkoutCharge, openSession, TEST_CARDS } from '../support/checko
 import { scanTable } from '../support/dynamo.ts';
 import { figureCounter, reportFigures } from '../support/figures.ts';
 import { scanForLeaks, textsOf } from '../support/leak-scanner.ts';
+import { captureOutput } from '../support/output-capture.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 import { startReceiver, type TestReceiver } from '../support/webhook-receiver.ts';
 import { SUITE_TIMEOUT_MS } from './suite-limits.ts';
@@ -16,26 +17,6 @@ import { SUITE_TIMEOUT_MS } from './suite-limits.ts';
 const CVVS = ['847', '3916', '572'];
 const AUTH_PASSWORD = `pw-${randomUUID()}`;
 const AUTH_TOKEN = `tk-${randomUUID()}`;
-
-/** Everything the process writes to stdout and stderr while `capture` is on: where the Lambda logs go. */
-function captureOutput() {
-  const lines: string[] = [];
-  const originals = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
-  const tap = (original: typeof process.stdout.write) =>
-    ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      lines.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-      return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof process.stdout.write;
-  process.stdout.write = tap(originals.out);
-  process.stderr.write = tap(originals.err);
-  return {
-    lines,
-    stop() {
-      process.stdout.write = originals.out;
-      process.stderr.write = originals.err;
-    },
-  };
-}
 
 describe('leaks', { timeout: SUITE_TIMEOUT_MS }, () => {
   let sandbox: TestSandbox;

@@ -44,7 +44,7 @@ export const serverCharge = (sandbox: TestSandbox, key: string, body: Record<str
 export async function diedCharge(sandbox: TestSandbox, merchantId: string, svcToken: string, key: string): Promise<Transaction> {
   const body = { amountMinor: 2500, currency: 'VES', svcToken };
   const scope = { merchantId, mode: 'live' as const, operation: 'POST /v1/charges', key };
-  await sandbox.deps.idempotency.claim(scope, requestFingerprint(routes.createCharge, '/v1/charges', body), sandbox.clock.now());
+  await sandbox.deps.idempotency.claim(scope, await requestFingerprint(routes.createCharge, '/v1/charges', body), sandbox.clock.now());
   const died: Transaction = {
     ...newTransaction(
       { reference: chargeReference(scope) },

@@ -2,6 +2,7 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../clock.ts';
+import type { Fingerprinter } from '../../crypto/secret-box.ts';
 import { ApiError, ConflictError, ValidationError } from '../../errors.ts';
 import type { RouteDefinition } from '../../routes.ts';
 import { IdempotencyKeySchema } from '../../schemas/common.ts';
@@ -21,14 +22,28 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-export const requestFingerprint = (route: RouteDefinition, path: string, body: unknown): string =>
-  createHash('sha256').update(`${route.method} ${path}\n${canonicalJson(body)}`).digest('hex');
+/**
+ * What identifies the request behind a key. A body with card data is fingerprinted with the card vault's keyed HMAC
+ * (prefixed `hmac:`): an unkeyed hash of a card number and CVV can be reversed from the table by trying every CVV
+ * (PCI DSS 3.3.1.2, 3.5.1.1). Other bodies carry nothing a guess could confirm, and keep a plain SHA-256.
+ */
+export async function requestFingerprint(route: RouteDefinition, path: string, body: unknown, fingerprinter?: Fingerprinter): Promise<string> {
+  const text = `${route.method} ${path}\n${canonicalJson(body)}`;
+  if (!route.cardData) return createHash('sha256').update(text).digest('hex');
+  if (!fingerprinter) throw new Error(`Route ${route.method} ${route.path} carries card data and needs the fingerprints part.`);
+  return `hmac:${await fingerprinter.fingerprint(text)}`;
+}
 
 /**
  * Idempotency-Key handling; the exact rules are in docs/idempotency.md. Runs after validation, so a request that
  * is refused as invalid never claims a key.
  */
-export function idempotency(store: IdempotencyStore, clock: Clock, route: RouteDefinition): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+export function idempotency(
+  store: IdempotencyStore,
+  clock: Clock,
+  route: RouteDefinition,
+  fingerprinter?: Fingerprinter,
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const idempotencyBefore = async (request: Request<APIGatewayProxyEvent, APIGatewayProxyResult>) => {
     const header = request.event.headers?.['idempotency-key'];
     if (header === undefined) {
@@ -44,7 +59,7 @@ export function idempotency(store: IdempotencyStore, clock: Clock, route: RouteD
     const state = requestState(request.context);
     const { merchant, mode } = state.auth!;
     const scope = { merchantId: merchant.id, mode, operation: `${route.method} ${route.path}`, key: parsed.data };
-    const fingerprint = requestFingerprint(route, request.event.path, state.input?.body ?? null);
+    const fingerprint = await requestFingerprint(route, request.event.path, state.input?.body ?? null, fingerprinter);
     const result = await store.claim(scope, fingerprint, clock.now());
     switch (result.kind) {
       case 'replay':
