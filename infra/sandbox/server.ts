@@ -17,6 +17,7 @@ import type { SandboxBank } from './bank/sandbox-bank.ts';
 import { buildDashboard } from '../../dashboard/build.ts';
 import { serveDashboard } from '../../dashboard/serve-dashboard.ts';
 import { RESEND_PATH, resendFromPage, sandboxPage } from './sandbox-page.ts';
+import { crossSiteRefusal } from './same-site.ts';
 import { randomUUID } from 'node:crypto';
 import { requestState } from '../../shared/http/request-state.ts';
 import { DEFAULT_DOCS_BASE_URL, errorCodeOf, requestIdFor, withRequestId } from '../../shared/http/request-id.ts';
@@ -148,13 +149,14 @@ export async function startSandboxServer({
     const longUrl = uriTooLong(req);
     if (longUrl) return send(res, longUrl);
 
+    // The controls that change state: JSON from the developer's tools, or the activity page's own form.
     if (url.pathname === '/__sandbox/clock' && req.method === 'POST') {
-      return send(res, advanceClock(clock, body));
+      return send(res, crossSiteRefusal(req, { json: true }) ?? advanceClock(clock, body));
     }
-    if (bank && url.pathname === REVERIFICATION_PATH && req.method === 'POST') return send(res, demandReverification(bank, body));
+    if (bank && url.pathname === REVERIFICATION_PATH && req.method === 'POST') return send(res, crossSiteRefusal(req, { json: true }) ?? demandReverification(bank, body));
     if (url.pathname === '/__sandbox/' && req.method === 'GET') return send(res, await sandboxPage(deps, url.searchParams, clock.now(), requests.recent()));
     const resend = req.method === 'POST' ? RESEND_PATH.exec(url.pathname) : null;
-    if (resend) return send(res, await resendFromPage(deps, resend[1]!, body, req.headers['sec-fetch-site'] as string | undefined));
+    if (resend) return send(res, crossSiteRefusal(req, { json: false }) ?? (await resendFromPage(deps, resend[1]!, body, req.headers['sec-fetch-site'] as string | undefined)));
     const page = checkoutPage(req.method ?? 'GET', url.pathname) ?? dashboardPage(req.method ?? 'GET', url.pathname) ?? apiReference(req.method ?? 'GET', url.pathname);
     if (page) return send(res, page);
 
