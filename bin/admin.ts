@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { AdminError } from '../shared/admin/errors.ts';
 import { replayParkedRecord } from '../shared/admin/dead-letters.ts';
-import { backfillPaymentEntries, type BackfillResult } from '../shared/admin/payment-entries-backfill.ts';
+import { backfillPaymentEntries } from '../shared/admin/payment-entries-backfill.ts';
+import { purgeUnkeyedFingerprints } from '../shared/admin/unkeyed-fingerprint-purge.ts';
 import { createParkedRecords, type ParkedRecords } from '../shared/background/parked-records.ts';
 import { ApiError } from '../shared/errors.ts';
 import { loadBankCredentials } from '../shared/admin/bank-credentials.ts';
@@ -22,6 +23,7 @@ import { logoPath, publicBusinessName, type BrandingInput } from '../shared/doma
 import type { Mode } from '../shared/domain/session-state.ts';
 import { createApiKeyStore, type ApiKeyRecord, type KeyKind } from '../shared/store/api-key-store.ts';
 import { createDocumentClient } from '../shared/store/dynamo-client.ts';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createMerchantStore } from '../shared/store/merchant-store.ts';
 import { sandboxEnvironment } from '../infra/sandbox/environment.ts';
 import { systemClock } from '../shared/clock.ts';
@@ -58,6 +60,7 @@ Commands:
   test-mode requests
   test-mode approve|refuse --merchant <id> --gateway ${GATEWAY_IDS.join('|')}
   payments backfill-index [--merchant <id>]
+  idempotency purge-unkeyed
 
 Without --aws it acts on the sandbox, reading the same variables as \`npm start\`: DYNAMODB_ENDPOINT (or
 DYNAMODB_PORT), TABLE_NAME and SANDBOX_DIR (local keys in <SANDBOX_DIR>/keys). With --aws it acts on the deployed
@@ -83,8 +86,8 @@ interface Target {
   dashboardUsers(): { users: UserStore; userDirectory: UserDirectory };
   testModeRequests: TestModeRequestStore;
   parkedRecords: ParkedRecords;
-  /** The payments list's entries for payments stored before them (one Scan of the table, or of one merchant's items). */
-  backfillPaymentEntries(merchantId?: string): Promise<BackfillResult>;
+  /** The table itself, for the one-off migrations that scan it (backfill-index, purge-unkeyed). */
+  table: { db: DynamoDBDocumentClient; tableName: string };
   /** With --aws: a parked queue message is sent back to its SQS queue. */
   sendToQueue?: (queueUrl: string, body: string) => Promise<void>;
   where: string;
@@ -316,10 +319,21 @@ const commands: Record<string, Command> = {
     options: merchantOption,
     async run(values, target) {
       const merchantId = values.merchant === undefined ? undefined : text(values, 'merchant');
-      const result = await target.backfillPaymentEntries(merchantId);
+      const result = await backfillPaymentEntries(target.table.db, target.table.tableName, { merchantId });
       return {
         json: result,
         text: `${result.examined} payments read, ${result.written} search entries created or completed. Safe to run again: entries already complete are left as they are.`,
+      };
+    },
+  },
+  'idempotency purge-unkeyed': {
+    synopsis: 'idempotency purge-unkeyed',
+    options: {},
+    async run(_values, { table }) {
+      const result = await purgeUnkeyedFingerprints(table.db, table.tableName);
+      return {
+        json: result,
+        text: `${result.examined} idempotency records of card-data operations read, ${result.purged} unkeyed fingerprints replaced (docs/security.md, finding 1). Safe to run again.`,
       };
     },
   },
@@ -390,7 +404,7 @@ function openTarget(aws: boolean): Target {
       }),
       testModeRequests: createTestModeRequestStore(db, tableName),
       parkedRecords: createParkedRecords(db, tableName),
-      backfillPaymentEntries: (merchantId) => backfillPaymentEntries(db, tableName, { merchantId }),
+      table: { db, tableName },
       sendToQueue: async (queueUrl, body) => {
         const { SQSClient, SendMessageCommand } = await import('@aws-sdk/client-sqs');
         await new SQSClient({ region }).send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
@@ -410,7 +424,7 @@ function openTarget(aws: boolean): Target {
     }),
     testModeRequests: createTestModeRequestStore(db, env.tableName),
     parkedRecords: createParkedRecords(db, env.tableName),
-    backfillPaymentEntries: (merchantId) => backfillPaymentEntries(db, env.tableName, { merchantId }),
+    table: { db, tableName: env.tableName },
     where: `table ${env.tableName} at ${env.dynamoEndpoint} (is the sandbox running? \`npm start\`)`,
     close: () => db.destroy(),
   };
