@@ -2,6 +2,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { GATEWAY_IDS, type GatewayId } from '../shared/domain/merchant.ts';
+import { gatewayProfile } from '../shared/gateways/gateway-registry.ts';
 
 /** Stages whose data must survive a mistaken `cdk destroy` or a resource replacement. */
 const PRODUCTION_STAGES = new Set(['prod']);
@@ -17,11 +18,7 @@ export const DEFAULT_API_THROTTLE_BURST_LIMIT = 400;
  */
 export const DEFAULT_WAF_RATE_LIMIT_PER_IP = 6_000;
 /** Context key of each gateway's base URL; without it the URL is read from SSM (see gatewayUrlParameterName). */
-export const GATEWAY_URL_CONTEXT_KEYS = {
-  bank_direct: 'bankDirectUrl',
-  bank_otp: 'bankOtpUrl',
-  card_processor: 'cardProcessorUrl',
-} as const satisfies Record<GatewayId, string>;
+export const GATEWAY_URL_CONTEXT_KEYS = Object.fromEntries(GATEWAY_IDS.map((id) => [id, gatewayProfile(id).endpoint.contextKey])) as Record<GatewayId, string>;
 
 /** A custom domain name and where its certificate comes from: an ACM certificate ARN, else one created in the hosted zone. */
 export interface CustomDomain {
@@ -51,6 +48,8 @@ export interface StageConfig {
   wafRateLimitPerIp: number;
   /** Base URL of each gateway's API from context; a gateway not given here is read from its SSM parameter at deploy. */
   gatewayUrls: Partial<Record<GatewayId, string>>;
+  /** Base URL of the test environment of each gateway whose network keeps it elsewhere: context, else the published one. */
+  gatewayTestUrls: Partial<Record<GatewayId, string>>;
   /** On-call address subscribed to the alarm topic, if given. */
   alarmEmail?: string;
   /** Where the README is published (-c docsBaseUrl=https://...): the base of every error's docUrl; default README.md. */
@@ -69,8 +68,10 @@ export interface StageConfig {
  *   checkoutBaseUrl is then https://{checkoutDomain}.
  * - `apiThrottleRateLimit`, `apiThrottleBurstLimit` (defaults 200 and 400): API Gateway stage throttling.
  * - `wafRateLimitPerIp` (default {@link DEFAULT_WAF_RATE_LIMIT_PER_IP}): AWS WAF's per-IP flood guard, per 5 minutes.
- * - `bankDirectUrl`, `bankOtpUrl`, `cardProcessorUrl`: gateway base URLs; each one not given is read at deploy
- *   time from the SSM parameter {@link gatewayUrlParameterName}.
+ * - each gateway's base URL under its connector's context key (`bankDirectUrl`, `bankOtpUrl`, `cardProcessorUrl`,
+ *   `mercantilUrl`, ...; docs/connectors.md): each one not given is read at deploy time from the SSM parameter
+ *   {@link gatewayUrlParameterName}. A network whose test environment lives elsewhere has a second key
+ *   (`mercantilTestUrl`), defaulting to the test base URL the network publishes.
  * - `alarmEmail`: subscribed to the on-call alarm topic.
  *
  * @example
@@ -105,6 +106,12 @@ export function readStageConfig(node: Node): StageConfig {
         const key = GATEWAY_URL_CONTEXT_KEYS[id];
         const url = contextString(node, key);
         return url === undefined ? [] : [[id, httpsUrl(key, url)]];
+      }),
+    ),
+    gatewayTestUrls: Object.fromEntries(
+      GATEWAY_IDS.flatMap((id) => {
+        const test = gatewayProfile(id).testEndpoint;
+        return test ? [[id, httpsUrl(test.contextKey, contextString(node, test.contextKey) ?? test.published)]] : [];
       }),
     ),
     alarmEmail: contextString(node, 'alarmEmail'),

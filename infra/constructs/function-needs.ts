@@ -1,7 +1,7 @@
 import { Stack } from 'aws-cdk-lib';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { GATEWAY_IDS } from '../../shared/domain/merchant.ts';
-import { GATEWAY_URL_VARIABLES } from '../../shared/gateways/gateway-registry.ts';
+import { GATEWAY_URL_VARIABLES, gatewayProfile } from '../../shared/gateways/gateway-registry.ts';
 import { gatewayUrlParameterName, type StageConfig } from '../stage-config.ts';
 import type { ServiceFunction } from './service-function.ts';
 import type { ServiceKeys } from './service-keys.ts';
@@ -43,6 +43,9 @@ export function provideNeeds(target: ServiceFunction, { config, keys, userPool }
       for (const id of GATEWAY_IDS) {
         const url = config.gatewayUrls[id] ?? StringParameter.valueForStringParameter(Stack.of(target), gatewayUrlParameterName(config.stage, id));
         target.function.addEnvironment(GATEWAY_URL_VARIABLES[id], url);
+        const test = gatewayProfile(id).testEndpoint;
+        const testUrl = config.gatewayTestUrls[id];
+        if (test && testUrl) target.function.addEnvironment(test.variable, testUrl);
       }
     }
   }

@@ -8,6 +8,7 @@ import { createGatewayRegistry, DEFAULT_GATEWAY_TIMEOUT_MS } from '../../shared/
 import { createDocumentClient } from '../../shared/store/dynamo-client.ts';
 import type { InstrumentableClient } from '../../shared/observability/call-counter.ts';
 import { startSandboxBank, type SandboxBank } from './bank/sandbox-bank.ts';
+import { sandboxGatewayUrls } from './gateway-urls.ts';
 import { startBackgroundRunner, type BackgroundRunner, type LocalBackground } from './background-runner.ts';
 import { ensureTable } from './dynamodb-local.ts';
 import { createLocalBackground } from './local-background.ts';
@@ -36,6 +37,8 @@ export interface SandboxOptions {
   docsBaseUrl?: string;
   /** Deadline of one call to the sandbox bank; tests shorten it to cross the timeout card quickly. */
   gatewayTimeoutMs?: number;
+  /** Where GATEWAY_*_URL overrides of the built-in simulators are read (gateway-urls.ts); default process.env. */
+  gatewayEnv?: NodeJS.ProcessEnv;
   /** Called with every AWS SDK client the sandbox creates, e.g. to count round trips (bench/). */
   instrumentClient?: (client: InstrumentableClient) => void;
   /**
@@ -84,7 +87,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const logger = createLogger({ logLevel: options.logLevel ?? 'WARN' });
   const keys = { localKeyDir: options.keyDir ?? sandboxEnvironment().keyDir };
   const bank = await startSandboxBank({ clock });
-  const gatewayConfig = { baseUrls: bank.baseUrls, timeoutMs: options.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS };
+  const gatewayConfig = { urls: sandboxGatewayUrls({ ...bank.baseUrls }, options.gatewayEnv ?? process.env), timeoutMs: options.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS };
   const streamReaderId = options.streamReaderId ?? (options.ownsMerchant ? randomUUID() : 'sandbox');
   const localBackground = createLocalBackground({
     db,

@@ -1,23 +1,38 @@
 /**
- * Merchant configuration and the mode rules that depend on it. Pure: no I/O.
+ * Merchant configuration and the mode rules that depend on it. Pure: no I/O. The gateways come from the connector
+ * registry, which imports only types from here.
  */
+import type { ConnectorCapabilities, GatewayProfile } from '../connectors/connector.ts';
+import { CONNECTORS, type ConnectorId, type GatewayId } from '../connectors/registry.ts';
 import type { MerchantLogo } from './merchant-branding.ts';
 import type { Mode } from './session-state.ts';
 
 /**
- * storedCardsWithoutCvv: its stored cards are charged server to server (POST /v1/charges), without the buyer, so
- * they cannot be paid in the CVV-only checkout. periodicVerification: the customer verifies the card with the
- * gateway (OTP), which asks again about every three months (gatewayAuth* fields, card.authentication_* events).
+ * A gateway as the payment flow sees it: the connector that speaks its network's protocol (shared/connectors/) and
+ * what that network can do. storedCardsWithoutCvv: its stored cards are charged server to server (POST
+ * /v1/charges), without the buyer, so they cannot be paid in the CVV-only checkout. periodicVerification: the
+ * customer verifies the card with the gateway (OTP), which asks again about every three months (gatewayAuth*
+ * fields, card.authentication_* events). supportsTestMode: the network has a test environment (test keys charge it).
  */
-export const GATEWAYS = {
-  /** Bank with a direct API in VES; the only one with a test environment. */
-  bank_direct: { currency: 'VES', supportsTestMode: true, storedCardsWithoutCvv: false, periodicVerification: false },
-  /** Bank in VES that confirms each charge with an OTP; a verified card is then charged without the customer. */
-  bank_otp: { currency: 'VES', supportsTestMode: false, storedCardsWithoutCvv: true, periodicVerification: true },
-  /** External card processor for USD: payments are created pending and can be cancelled until charged. */
-  card_processor: { currency: 'USD', supportsTestMode: false, storedCardsWithoutCvv: false, periodicVerification: false },
-} as const;
-export type GatewayId = keyof typeof GATEWAYS;
+export interface GatewayEntry extends Omit<ConnectorCapabilities, 'testEnvironment'> {
+  connector: ConnectorId;
+  currency: Currency;
+  supportsTestMode: boolean;
+  /** The network's documented test cards that fail Luhn: test mode sends them to the network (connector.ts). */
+  testCardsFailingLuhn: readonly string[];
+}
+
+/** Every gateway of every registered connector (shared/connectors/registry.ts), by the id merchants are put on. */
+export const GATEWAYS = Object.fromEntries(
+  Object.entries(CONNECTORS).flatMap(([connector, { gateways }]) =>
+    Object.entries(gateways as Record<string, GatewayProfile>).map(([id, { currency, capabilities, testCardsFailingLuhn }]) => {
+      const { testEnvironment, ...rest } = capabilities;
+      const entry: GatewayEntry = { connector: connector as ConnectorId, currency, ...rest, supportsTestMode: testEnvironment, testCardsFailingLuhn: testCardsFailingLuhn ?? [] };
+      return [id, entry];
+    }),
+  ),
+) as Record<GatewayId, GatewayEntry>;
+export type { GatewayId };
 export const GATEWAY_IDS = Object.keys(GATEWAYS) as GatewayId[];
 
 export const CURRENCIES = ['VES', 'USD'] as const;

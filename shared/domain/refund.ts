@@ -7,7 +7,7 @@
  * A failed refund gives its reservation back.
  */
 import { buildEvent, type EventEnvelope } from './events.ts';
-import type { Currency, GatewayId } from './merchant.ts';
+import { GATEWAYS, type Currency, type GatewayId } from './merchant.ts';
 import { metadataOf } from './metadata.ts';
 import type { Mode } from './session-state.ts';
 import type { Transaction } from './transaction.ts';
@@ -48,13 +48,6 @@ export type RefundResource = Omit<Refund, 'merchantId' | 'mode' | 'gateway'> & {
 
 export const toRefundResource = ({ merchantId: _merchant, mode, gateway: _gateway, ...shown }: Refund): RefundResource => ({ ...shown, test: mode === 'test' });
 
-/**
- * Gateways whose bank cancels a charge made the same (UTC) day instead of refunding it: the USD processor captures
- * its charges at the end of the day, so until then a full refund is a void, with no fee and nothing to settle. The
- * VES banks offer no void: every refund there is a refund (and the bank may still pay it out later).
- */
-export const VOIDS_SAME_DAY: Record<GatewayId, boolean> = { bank_direct: false, bank_otp: false, card_processor: true };
-
 export const refundedMinor = (t: Pick<Transaction, 'amountRefundedMinor'>): number => t.amountRefundedMinor ?? 0;
 const reservedMinor = (t: Pick<Transaction, 'amountReservedMinor'>): number => t.amountReservedMinor ?? 0;
 
@@ -78,6 +71,9 @@ export function decideRefund(t: Transaction, requested: number | undefined, now:
   if (t.status !== 'approved') {
     return { kind: 'refused', status: 409, code: 'transaction_not_refundable', message: `Only an approved transaction can be refunded; this one is ${t.status}.` };
   }
+  if (!GATEWAYS[t.gateway].refunds) {
+    return { kind: 'refused', status: 409, code: 'refund_unsupported', message: `The ${t.gateway} network offers no refund or void of a card charge: return the money to the buyer another way.` };
+  }
   const remaining = remainingMinor(t);
   if (remaining <= 0) {
     return { kind: 'refused', status: 409, code: 'already_refunded', message: 'The whole amount of this transaction is refunded or being refunded by pending refunds.' };
@@ -92,7 +88,9 @@ export function decideRefund(t: Transaction, requested: number | undefined, now:
     };
   }
   const sameDay = t.createdAt.slice(0, 10) === new Date(now).toISOString().slice(0, 10);
-  const method: RefundMethod = VOIDS_SAME_DAY[t.gateway] && sameDay && amountMinor === t.amountMinor ? 'void' : 'refund';
+  // Where the network voids a charge of the same (UTC) day (capability voids), a full refund before it settles is a
+  // void, with no fee and nothing to settle; elsewhere every refund is a refund.
+  const method: RefundMethod = GATEWAYS[t.gateway].voids && sameDay && amountMinor === t.amountMinor ? 'void' : 'refund';
   return { kind: 'refund', amountMinor, method };
 }
 

@@ -8,7 +8,8 @@ export interface BankCall {
   method: 'GET' | 'POST';
   url: string;
   body?: unknown;
-  credentials: string | null;
+  /** The network's own authentication and other headers; JSON content headers are added here. */
+  headers?: Record<string, string>;
   timeoutMs: number;
   /** Repeats after a network error, a timeout or a 5xx; only for reads and idempotent operations. */
   retries?: number;
@@ -23,7 +24,7 @@ const RETRY_DELAY_MS = 100;
 
 /**
  * @example
- * const reply = await bankRequest({ method: 'GET', url: `${base}/charges/txn_1`, credentials: null, timeoutMs: 5000, retries: 2 });
+ * const reply = await bankRequest({ method: 'GET', url: `${base}/charges/txn_1`, timeoutMs: 5000, retries: 2 });
  */
 export async function bankRequest(call: BankCall): Promise<BankReply> {
   for (let attempt = 0; ; attempt++) {
@@ -38,9 +39,8 @@ export async function bankRequest(call: BankCall): Promise<BankReply> {
 }
 
 async function once(call: BankCall): Promise<BankReply> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
   if (call.body !== undefined) headers['content-type'] = 'application/json';
-  if (call.credentials) headers.authorization = `Bearer ${call.credentials}`;
   let response: Response;
   try {
     response = await fetch(call.url, {

@@ -7,7 +7,7 @@ import { GatewayUnavailableError, type GatewayOutcome, type PaymentGateway } fro
  * OTP and server-to-server charges are all counted the same way.
  *
  * @example
- * const gateway = countedGateway(cardBankGateway('bank_direct', options), deps.metrics);
+ * const gateway = countedGateway(connectorOf('bank_direct').create('bank_direct', options), deps.metrics);
  */
 export function countedGateway(gateway: PaymentGateway, metrics: ServiceMetrics): PaymentGateway {
   const counted = async (call: () => Promise<GatewayOutcome>): Promise<GatewayOutcome> => {
@@ -23,6 +23,6 @@ export function countedGateway(gateway: PaymentGateway, metrics: ServiceMetrics)
   return {
     ...gateway,
     charge: (request, account) => counted(() => gateway.charge(request, account)),
-    authorize: (reference, account) => counted(() => gateway.authorize(reference, account)),
+    authorize: (reference, account, confirmation) => counted(() => gateway.authorize(reference, account, confirmation)),
   };
 }

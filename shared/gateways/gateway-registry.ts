@@ -1,36 +1,41 @@
 import { requireEnv } from '../config.ts';
+import type { GatewayUrls } from '../connectors/connector.ts';
+import { connectorOf } from '../connectors/registry.ts';
 import type { PartsFactory } from '../deps.ts';
-import type { GatewayId } from '../domain/merchant.ts';
-import { cardBankGateway } from './card-bank-gateway.ts';
-import { cardProcessorGateway } from './card-processor-gateway.ts';
-import { countedGateway } from './counted-gateway.ts';
+import { GATEWAY_IDS, type GatewayId } from '../domain/merchant.ts';
 import type { ServiceMetrics } from '../observability/metrics.ts';
+import { countedGateway } from './counted-gateway.ts';
 import type { PaymentGateway } from './payment-gateway.ts';
 
-/** Where each bank's API lives: the real banks in AWS, the sandbox bank locally. */
+/** Where each gateway's API lives, per environment: the real networks in AWS, the simulators locally. */
 export interface GatewayConfig {
-  baseUrls: Record<GatewayId, string>;
-  /** Deadline of one call to a bank; past it a charge is left pending and reconciled later. */
+  urls: Record<GatewayId, GatewayUrls>;
+  /** Deadline of one call to a network; past it a charge is left pending and reconciled later. */
   timeoutMs: number;
 }
 
 export const DEFAULT_GATEWAY_TIMEOUT_MS = 8_000;
 
-/** The variable that carries each gateway's base URL (the stack sets them from its configuration). */
-export const GATEWAY_URL_VARIABLES = {
-  bank_direct: 'GATEWAY_BANK_DIRECT_URL',
-  bank_otp: 'GATEWAY_BANK_OTP_URL',
-  card_processor: 'GATEWAY_CARD_PROCESSOR_URL',
-} as const satisfies Record<GatewayId, string>;
+/** Each gateway's profile as its connector declares it (currency, capabilities, endpoint variables). */
+export const gatewayProfile = (id: GatewayId) => connectorOf(id).gateways[id];
 
-/** Read only by the functions that talk to banks, so the other functions need none of these variables. */
+/** The variable that carries each gateway's base URL (the stack sets them from its configuration). */
+export const GATEWAY_URL_VARIABLES = Object.fromEntries(GATEWAY_IDS.map((id) => [id, gatewayProfile(id).endpoint.variable])) as Record<GatewayId, string>;
+
+/**
+ * A gateway's URLs from the environment: the live one from its variable; the test one from its second variable where
+ * the network's test environment lives elsewhere, else the same URL (so in the sandbox one variable moves both).
+ */
+export function gatewayUrls(id: GatewayId, env: NodeJS.ProcessEnv): GatewayUrls {
+  const live = requireEnv(GATEWAY_URL_VARIABLES[id], env);
+  const test = gatewayProfile(id).testEndpoint;
+  return { live, test: (test && env[test.variable]) || live };
+}
+
+/** Read only by the functions that talk to networks, so the other functions need none of these variables. */
 export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   return {
-    baseUrls: {
-      bank_direct: requireEnv(GATEWAY_URL_VARIABLES.bank_direct, env),
-      bank_otp: requireEnv(GATEWAY_URL_VARIABLES.bank_otp, env),
-      card_processor: requireEnv(GATEWAY_URL_VARIABLES.card_processor, env),
-    },
+    urls: Object.fromEntries(GATEWAY_IDS.map((id) => [id, gatewayUrls(id, env)])) as Record<GatewayId, GatewayUrls>,
     timeoutMs: env.GATEWAY_TIMEOUT_MS ? Number(env.GATEWAY_TIMEOUT_MS) : DEFAULT_GATEWAY_TIMEOUT_MS,
   };
 }
@@ -38,25 +43,24 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
 export type GatewayRegistry = (id: GatewayId) => PaymentGateway;
 
 /**
- * One adapter per gateway, built on first use from the configuration (read lazily, see readGatewayConfig).
+ * One adapter per gateway, built by its connector on first use from the configuration (read lazily, see
+ * readGatewayConfig).
  *
  * @example
  * const gateways = createGatewayRegistry(() => readGatewayConfig());
  * await gateways('bank_direct').charge(request, { environment: 'test', credentials: null });
  */
 export function createGatewayRegistry(config: () => GatewayConfig, metrics?: ServiceMetrics): GatewayRegistry {
-  let adapters: Record<GatewayId, PaymentGateway> | undefined;
+  const adapters = new Map<GatewayId, PaymentGateway>();
   return (id) => {
-    if (!adapters) {
-      const { baseUrls, timeoutMs } = config();
-      const counted = (gateway: PaymentGateway) => (metrics ? countedGateway(gateway, metrics) : gateway);
-      adapters = {
-        bank_direct: counted(cardBankGateway('bank_direct', { baseUrl: baseUrls.bank_direct, timeoutMs, environments: true })),
-        bank_otp: counted(cardBankGateway('bank_otp', { baseUrl: baseUrls.bank_otp, timeoutMs, environments: false })),
-        card_processor: counted(cardProcessorGateway({ baseUrl: baseUrls.card_processor, timeoutMs })),
-      };
+    let adapter = adapters.get(id);
+    if (!adapter) {
+      const { urls, timeoutMs } = config();
+      const created = connectorOf(id).create(id, { urls: urls[id], timeoutMs });
+      adapter = metrics ? countedGateway(created, metrics) : created;
+      adapters.set(id, adapter);
     }
-    return adapters[id];
+    return adapter;
   };
 }
 

@@ -1,6 +1,7 @@
 /**
- * The port every bank adapter implements. Handlers and the charge flow speak only this; which adapter serves a
- * session comes from the merchant's configuration (Merchant.gateways, fixed on the session at creation).
+ * The port every connector implements (shared/connectors/). Handlers and the charge flow speak only this; which
+ * connector serves a session comes from the merchant's configuration (Merchant.gateways, fixed on the session at
+ * creation).
  * Adapters never throw for a bank's answer: a rejection is an outcome. They throw GatewayUnavailableError only
  * where the caller must refuse and change nothing (cancelling a pending payment).
  */
@@ -10,8 +11,17 @@ import type { PaymentData } from '../domain/payment-data.ts';
 /** Which of the bank's environments and whose credentials: test charges move no money. */
 export interface BankAccount {
   environment: 'test' | 'live';
-  /** The merchant's decrypted bank credentials; null in the test environment. */
+  /**
+   * The merchant's decrypted credentials, the JSON text as loaded (the connector's credentials schema validated it);
+   * null in a test environment that needs none.
+   */
   credentials: string | null;
+}
+
+/** Who is paying, as the checkout request showed it: networks that score fraud ask for it (Mercantil client_identify). */
+export interface PayerClient {
+  ipAddress: string;
+  userAgent: string;
 }
 
 export interface ChargeReference {
@@ -26,11 +36,23 @@ export interface ChargeRequest extends ChargeReference {
   payment: PaymentData;
   /** A stored card charged by the merchant without the customer (POST /v1/charges): no CVV, no OTP. */
   merchantInitiated?: boolean;
+  /** The buyer's browser, on checkout charges; absent server to server. */
+  client?: PayerClient;
+}
+
+/**
+ * What a network that takes the whole charge again with the buyer's code needs (connector capability
+ * cardWithOtp: Mercantil's debit `pay` carries card, CVV and code together): the charge rebuilt by the OTP request.
+ */
+export interface OtpConfirmation {
+  code: string;
+  charge: ChargeRequest;
 }
 
 export type GatewayOutcome =
   | { kind: 'approved'; processorReference: string }
-  | { kind: 'declined' | 'failed'; code: string; detail: string }
+  /** code: the network's own code (errorCode); reason: the connector's Spanish text for it, else the service's table. */
+  | { kind: 'declined' | 'failed'; code: string; detail: string; reason?: string }
   | { kind: 'otp_required' }
   /** The bank's answer is unknown (timeout): the transaction stays pending until reconciled by a status query. */
   | { kind: 'unknown'; detail: string };
@@ -57,14 +79,14 @@ export interface PaymentGateway {
   charge(request: ChargeRequest, account: BankAccount): Promise<GatewayOutcome>;
   /** Checks the buyer's code; moves no money. Throws GatewayUnavailableError when the bank cannot say. */
   verifyOtp(reference: ChargeReference, code: string, account: BankAccount): Promise<'valid' | 'invalid'>;
-  /** Sends a charge whose OTP was confirmed; like charge, never retried. */
-  authorize(reference: ChargeReference, account: BankAccount): Promise<GatewayOutcome>;
+  /** Sends a charge whose OTP was confirmed; like charge, never retried. `confirmation` only for cardWithOtp networks. */
+  authorize(reference: ChargeReference, account: BankAccount, confirmation?: OtpConfirmation): Promise<GatewayOutcome>;
   /** Safe to retry: reads the bank's record of a charge, for reconciliation. */
   chargeStatus(reference: ChargeReference, account: BankAccount): Promise<GatewayOutcome | { kind: 'not_found' }>;
   /** Never retried, like charge: the bank deduplicates on refundReference, so a repeat is answered, never paid twice. */
   refund(request: RefundRequest, account: BankAccount): Promise<RefundOutcome>;
   /**
-   * Only gateways that cancel a charge not yet settled (shared/domain/refund.ts VOIDS_SAME_DAY): the whole amount,
+   * Only gateways that cancel a charge not yet settled (capability voids, shared/domain/refund.ts): the whole amount,
    * same day. 'not_voidable' when the bank has settled the charge already: refund it instead.
    */
   voidCharge?(request: RefundRequest, account: BankAccount): Promise<RefundOutcome | { kind: 'not_voidable' }>;

@@ -17,10 +17,11 @@ import { TransactionConditionFailedError } from '../store/conditions.ts';
 import { vaultItems } from './card-vault.ts';
 import { backOff, isTransactionConflict, MAX_CONTENTION_MS, MAX_LOST_WRITES } from './session-contention.ts';
 
-export const rejection = (status: 'declined' | 'failed', errorCode: string, detail: string): TransactionResult => ({
+/** `reason`: the connector's own Spanish text for its network's code; without it, the service's table. */
+export const rejection = (status: 'declined' | 'failed', errorCode: string, detail: string, reason?: string): TransactionResult => ({
   status,
   errorCode,
-  declineReason: declineReason(errorCode, status),
+  declineReason: reason ?? declineReason(errorCode, status),
   detail,
 });
 
@@ -28,7 +29,7 @@ type FinalOutcome = Extract<GatewayOutcome, { kind: 'approved' | 'declined' | 'f
 
 /** The transaction result of a bank outcome that ends the attempt. */
 export const resultOf = (outcome: FinalOutcome): TransactionResult =>
-  outcome.kind === 'approved' ? { status: 'approved', processorReference: outcome.processorReference } : rejection(outcome.kind, outcome.code, outcome.detail);
+  outcome.kind === 'approved' ? { status: 'approved', processorReference: outcome.processorReference } : rejection(outcome.kind, outcome.code, outcome.detail, outcome.reason);
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

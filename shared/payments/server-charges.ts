@@ -26,7 +26,7 @@ function resultOf(outcome: Exclude<GatewayOutcome, { kind: 'unknown' }>): Transa
   if (outcome.kind === 'otp_required' || outcome.code === PROCESSOR_CODES.AUTHENTICATION_REQUIRED) {
     return rejection('declined', PROCESSOR_CODES.AUTHENTICATION_REQUIRED, 'The gateway asked for the customer to verify the card again.');
   }
-  return rejection(outcome.kind, outcome.code, outcome.detail);
+  return rejection(outcome.kind, outcome.code, outcome.detail, outcome.reason);
 }
 
 /** A server-to-server charge the bank was asked about but never answered, left long enough to ask for its record. */

@@ -1,6 +1,6 @@
 /**
- * The sandbox bank: one local HTTP server that plays the three banks the service talks to, with the test cards
- * of test-cards.ts. It keeps every charge by our reference (a repeat never charges twice) and records the calls
+ * The sandbox bank: one local HTTP server that plays the reference protocol's three gateways (connector
+ * svc_reference), with the test cards of test-cards.ts. It keeps every charge by our reference (a repeat never charges twice) and records the calls
  * it received, so tests can prove that a charge reached it exactly once. Never stores a card number or CVV.
  *
  *   /bank_direct/{test|live}/charges[/{reference}[/otp|/authorize]]   direct-API VES bank with its test environment
@@ -20,10 +20,13 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../../../shared/clock.ts';
-import type { GatewayId } from '../../../shared/domain/merchant.ts';
 import { PROCESSOR_CODES } from '../../../shared/domain/decline-codes.ts';
 import { randomToken } from '../../../shared/ids.ts';
 import { cardBehaviour, OTP_CODE, REFUND_REFUSED, refundBehaviour, type CardBehaviour, type RefundBehaviour } from './test-cards.ts';
+
+/** The gateways of the reference protocol (connector svc_reference) that this bank plays. */
+export type ReferenceGatewayId = 'bank_direct' | 'bank_otp' | 'card_processor';
+type GatewayId = ReferenceGatewayId;
 
 export interface BankCall {
   gateway: GatewayId;
@@ -44,7 +47,7 @@ export interface BankFaults {
 
 export interface SandboxBank {
   url: string;
-  /** Base URLs per gateway, for the service's GatewayConfig. */
+  /** Base URLs per reference gateway, for the service's GatewayConfig. */
   baseUrls: Record<GatewayId, string>;
   calls(filter?: Partial<BankCall>): BankCall[];
   setFaults(faults: Partial<BankFaults>): void;

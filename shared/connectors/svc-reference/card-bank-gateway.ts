@@ -1,6 +1,6 @@
-import type { GatewayId } from '../domain/merchant.ts';
+import type { GatewayId } from '../../domain/merchant.ts';
 import { chargeStatus, postAuthorize, postCardCharge, refundOperations, verifyOtp, type ChargesEndpoint } from './card-charges.ts';
-import type { BankAccount, PaymentGateway } from './payment-gateway.ts';
+import type { BankAccount, PaymentGateway } from '../../gateways/payment-gateway.ts';
 
 /**
  * The VES banks: the direct-API bank (test and live environments, under {baseUrl}/test and {baseUrl}/live) and

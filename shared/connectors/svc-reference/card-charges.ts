@@ -1,17 +1,22 @@
 /**
- * The charge protocol the three banks share (card charge, OTP confirmation, status by our reference, refunds), spoken
- * against a base URL that each adapter chooses. Kept in one place so the adapters differ only where the banks do.
+ * The reference protocol (svc_reference): the charge protocol this project defined for its own sandbox bank (card
+ * charge, OTP confirmation, status by our reference, refunds), spoken by its three gateways against a base URL that
+ * each adapter chooses. Kept in one place so the adapters differ only where the gateways do. No real network speaks it.
  */
-import type { BankAccount, ChargeReference, ChargeRequest, GatewayOutcome, PaymentGateway, RefundOutcome, RefundRequest } from './payment-gateway.ts';
-import { GatewayTimeoutError, GatewayUnavailableError } from './payment-gateway.ts';
-import { bankRequest, type BankReply } from './bank-http.ts';
-import { PROCESSOR_CODES, SERVICE_CODES } from '../domain/decline-codes.ts';
+import type { BankAccount, ChargeReference, ChargeRequest, GatewayOutcome, PaymentGateway, RefundOutcome, RefundRequest } from '../../gateways/payment-gateway.ts';
+import { GatewayTimeoutError, GatewayUnavailableError } from '../../gateways/payment-gateway.ts';
+import { bankRequest, type BankReply } from '../../gateways/bank-http.ts';
+import { PROCESSOR_CODES, SERVICE_CODES } from '../../domain/decline-codes.ts';
 
 export interface ChargesEndpoint {
   /** The URL under which this charge's resources live: {base}/charges, {base}/charges/{reference}. */
   base(reference: ChargeReference): string;
   timeoutMs: number;
 }
+
+/** The live credentials object as loaded, base64url-encoded, as a bearer token; none in the test environment. */
+export const bearer = (account: BankAccount): Record<string, string> =>
+  account.credentials ? { authorization: `Bearer ${Buffer.from(account.credentials).toString('base64url')}` } : {};
 
 /** Status reads are repeated this many times on a network error or a 5xx. */
 const STATUS_RETRIES = 2;
@@ -38,7 +43,7 @@ export async function chargeStatus(endpoint: ChargesEndpoint, reference: ChargeR
   const reply = await bankRequest({
     method: 'GET',
     url: `${endpoint.base(reference)}/charges/${encodeURIComponent(reference.transactionReference)}`,
-    credentials: account.credentials,
+    headers: bearer(account),
     timeoutMs: endpoint.timeoutMs,
     retries: STATUS_RETRIES,
   });
@@ -77,7 +82,7 @@ async function sendOnce<O extends { kind: string }>(
 }
 
 const postCharge = (endpoint: ChargesEndpoint, reference: ChargeReference, path: string, body: unknown, account: BankAccount): Promise<GatewayOutcome> =>
-  sendOnce<GatewayOutcome>(() => bankRequest({ method: 'POST', url: `${endpoint.base(reference)}${path}`, body, credentials: account.credentials, timeoutMs: endpoint.timeoutMs }), {
+  sendOnce<GatewayOutcome>(() => bankRequest({ method: 'POST', url: `${endpoint.base(reference)}${path}`, body, headers: bearer(account), timeoutMs: endpoint.timeoutMs }), {
     read: toOutcome,
     status: () => chargeStatus(endpoint, reference, account),
     unknownTarget: { kind: 'failed', code: PROCESSOR_CODES.PROCESSOR_ERROR, detail: 'The bank does not know this charge.' },
@@ -112,7 +117,7 @@ export async function verifyOtp(endpoint: ChargesEndpoint, reference: ChargeRefe
     method: 'POST',
     url: `${endpoint.base(reference)}/charges/${encodeURIComponent(reference.transactionReference)}/otp`,
     body: { code },
-    credentials: account.credentials,
+    headers: bearer(account),
     timeoutMs: endpoint.timeoutMs,
   });
   if (reply.body.result === 'otp_valid') return 'valid';
@@ -148,7 +153,7 @@ export async function refundStatus(endpoint: ChargesEndpoint, request: RefundReq
   const reply = await bankRequest({
     method: 'GET',
     url: `${chargeUrl(endpoint, request)}/refunds/${encodeURIComponent(request.refundReference)}`,
-    credentials: account.credentials,
+    headers: bearer(account),
     timeoutMs: endpoint.timeoutMs,
     retries: STATUS_RETRIES,
   });
@@ -164,7 +169,7 @@ const postRefund = (endpoint: ChargesEndpoint, request: RefundRequest, account: 
         method: 'POST',
         url: `${chargeUrl(endpoint, request)}/${action}`,
         body: { reference: request.refundReference, amountMinor: request.amountMinor, currency: request.currency },
-        credentials: account.credentials,
+        headers: bearer(account),
         timeoutMs: endpoint.timeoutMs,
       }),
     {

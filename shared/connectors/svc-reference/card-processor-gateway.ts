@@ -1,7 +1,7 @@
-import { SERVICE_CODES } from '../domain/decline-codes.ts';
-import { bankRequest } from './bank-http.ts';
-import { chargeStatus, postAuthorize, postCardCharge, refundOperations, verifyOtp, type ChargesEndpoint } from './card-charges.ts';
-import { GatewayUnavailableError, type PaymentGateway } from './payment-gateway.ts';
+import { SERVICE_CODES } from '../../domain/decline-codes.ts';
+import { bankRequest } from '../../gateways/bank-http.ts';
+import { bearer, chargeStatus, postAuthorize, postCardCharge, refundOperations, verifyOtp, type ChargesEndpoint } from './card-charges.ts';
+import { GatewayUnavailableError, type PaymentGateway } from '../../gateways/payment-gateway.ts';
 
 /** Creating the pending payment and cancelling it are idempotent at the processor, so both may be repeated. */
 const IDEMPOTENT_RETRIES = 2;
@@ -23,7 +23,7 @@ export function cardProcessorGateway(options: { baseUrl: string; timeoutMs: numb
       method: 'POST',
       url: `${root}/payments`,
       body: { reference: payment.sessionReference, amountMinor: payment.amountMinor, currency: payment.currency },
-      credentials: account.credentials,
+      headers: bearer(account),
       timeoutMs: options.timeoutMs,
       retries: IDEMPOTENT_RETRIES,
     });
@@ -56,7 +56,7 @@ export function cardProcessorGateway(options: { baseUrl: string; timeoutMs: numb
       const reply = await bankRequest({
         method: 'POST',
         url: `${paymentUrl(sessionReference)}/cancel`,
-        credentials: account.credentials,
+        headers: bearer(account),
         timeoutMs: options.timeoutMs,
         retries: IDEMPOTENT_RETRIES,
       });
