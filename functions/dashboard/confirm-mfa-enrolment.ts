@@ -6,7 +6,7 @@ import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-direct
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { ConfirmMfaEnrolmentBodySchema, MfaStateSchema } from '../../shared/schemas/dashboard-schemas.ts';
-import { withPasswordOrCodeCheck } from './sign-in-guard.ts';
+import { withReservedAttempt } from './sign-in-guard.ts';
 
 /**
  * POST /v1/dashboard/me/mfa/enrolment/confirm: the app's first code turns MFA on (every later sign-in asks for a
@@ -21,7 +21,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
   async (req, deps) => {
     const user = signedInUser(req.auth);
     const state = await openEnrolment(deps.secretBox, user.id, req.body.enrolmentSession, req.now);
-    await withPasswordOrCodeCheck(deps, user.email, req.now, () => deps.userDirectory.confirmMfaEnrolment(user, state, req.body.code));
+    await withReservedAttempt(deps, user.email, req.now, () => deps.userDirectory.confirmMfaEnrolment(user, state, req.body.code));
     await deps.audit.record(auditEntry(user, req.now, 'user.mfa_enabled', user.id, { method: 'totp' }));
     return { statusCode: 200, body: { enabled: true } };
   },

@@ -1,12 +1,23 @@
+import { InvalidCredentialsError } from '../../shared/dashboard/errors.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { MfaBodySchema, SignInResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { signInAnswer } from './sign-in-answer.ts';
+import { withReservedAttempt } from './sign-in-guard.ts';
 
-/** POST /v1/dashboard/auth/mfa: the authenticator app's code for a sign-in's `mfa` challenge. */
+/**
+ * POST /v1/dashboard/auth/mfa: the authenticator app's code for a sign-in's `mfa` challenge. The attempt is reserved
+ * against the user's email before the code is checked, as a password's is.
+ */
 export const { build, handler, schemas, parts } = defineApiHandler(
   'dashboardMfa',
   { body: MfaBodySchema, responses: { success: { 200: SignInResultSchema } } },
-  async (req, deps) => signInAnswer(deps, await deps.userDirectory.respond(req.body.challengeSession, req.body.code), null, req.now),
+  async (req, deps) => {
+    const userId = await deps.userDirectory.challengeUser(req.body.challengeSession, 'mfa');
+    const user = userId ? await deps.users.get(userId) : null;
+    if (!user) throw new InvalidCredentialsError();
+    const respond = () => deps.userDirectory.respond(req.body.challengeSession, 'mfa', req.body.code);
+    return signInAnswer(deps, await withReservedAttempt(deps, user.email, req.now, respond, (outcome) => outcome.kind === 'refused'), req.now);
+  },
   { parts: [userDirectoryFromEnvironment] },
 );

@@ -4,7 +4,7 @@ import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-direct
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { DisableMfaBodySchema, MfaStateSchema } from '../../shared/schemas/dashboard-schemas.ts';
-import { withPasswordOrCodeCheck } from './sign-in-guard.ts';
+import { withReservedAttempt } from './sign-in-guard.ts';
 
 /**
  * POST /v1/dashboard/me/mfa/disable: password and a current code (both, so a stolen session or a stolen password alone
@@ -18,7 +18,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
   },
   async (req, deps) => {
     const user = signedInUser(req.auth);
-    await withPasswordOrCodeCheck(deps, user.email, req.now, () => deps.userDirectory.disableMfa(user, req.body.password, req.body.code));
+    await withReservedAttempt(deps, user.email, req.now, () => deps.userDirectory.disableMfa(user, req.body.password, req.body.code));
     await deps.audit.record(auditEntry(user, req.now, 'user.mfa_disabled', user.id, { method: 'totp' }));
     return { statusCode: 200, body: { enabled: false } };
   },

@@ -1,26 +1,29 @@
 /**
  * The sign-in lockout (shared/dashboard/sign-in-lockout.ts) wherever a password or an MFA code is checked: at sign-in,
  * at its MFA challenge, and at the security changes that ask for them again, so none of these is a way around the
- * 5-failures-per-15-minutes limit of an email.
+ * 5-failures-per-15-minutes limit of an email. The attempt is reserved before the check, atomically: of many parallel
+ * guesses only the limit's worth are ever checked.
  */
 import type { Deps } from '../../shared/deps.ts';
 import { SignInLockedError } from '../../shared/dashboard/errors.ts';
 import { IncorrectMfaCodeError, IncorrectPasswordError } from '../../shared/dashboard/mfa-errors.ts';
 import { lockedForMs } from '../../shared/dashboard/sign-in-lockout.ts';
 
-/** 429 `too_many_sign_in_attempts` while `email` is locked. */
-export async function refuseWhileLocked(deps: Deps, email: string, now: number): Promise<void> {
-  const lockedMs = lockedForMs(await deps.users.signInFailures(email, now), now);
-  if (lockedMs > 0) throw new SignInLockedError(Math.ceil(lockedMs / 1000));
-}
-
-/** Runs a change that checks the user's password or code, counting a wrong one against their email. */
-export async function withPasswordOrCodeCheck<T>(deps: Deps, email: string, now: number, change: () => Promise<T>): Promise<T> {
-  await refuseWhileLocked(deps, email, now);
+/**
+ * Reserves an attempt of `email` (429 `too_many_sign_in_attempts` when none is left), runs `check`, and gives the
+ * attempt back unless it was a failure: `failed` of its outcome, or a wrong password or code thrown.
+ */
+export async function withReservedAttempt<T>(deps: Deps, email: string, now: number, check: () => Promise<T>, failed: (outcome: T) => boolean = () => false): Promise<T> {
+  const locking = await deps.users.reserveSignInAttempt(email, now);
+  // Refused while a success was clearing the counts: still refused, for the shortest Retry-After.
+  if (locking) throw new SignInLockedError(Math.max(1, Math.ceil(lockedForMs(locking, now) / 1000)));
+  let outcome: T;
   try {
-    return await change();
+    outcome = await check();
   } catch (error) {
-    if (error instanceof IncorrectPasswordError || error instanceof IncorrectMfaCodeError) await deps.users.addSignInFailure(email, now);
+    if (!(error instanceof IncorrectPasswordError || error instanceof IncorrectMfaCodeError)) await deps.users.releaseSignInAttempt(email, now);
     throw error;
   }
+  if (!failed(outcome)) await deps.users.releaseSignInAttempt(email, now);
+  return outcome;
 }

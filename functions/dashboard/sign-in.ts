@@ -3,19 +3,19 @@ import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-direct
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { SignInBodySchema, SignInResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { signInAnswer } from './sign-in-answer.ts';
-import { refuseWhileLocked } from './sign-in-guard.ts';
+import { withReservedAttempt } from './sign-in-guard.ts';
 
 /**
- * POST /v1/dashboard/auth/sign-in: email and password to a user token (or a challenge). A locked email is refused
- * before the directory is asked, so guessing stops costing us a password check.
+ * POST /v1/dashboard/auth/sign-in: email and password to a user token (or a challenge). The attempt is reserved
+ * against the email's lockout before the directory is asked (sign-in-guard.ts): a locked email costs no password check.
  */
 export const { build, handler, schemas, parts } = defineApiHandler(
   'dashboardSignIn',
   { body: SignInBodySchema, responses: { success: { 200: SignInResultSchema } } },
   async (req, deps) => {
     const email = normaliseEmail(req.body.email);
-    await refuseWhileLocked(deps, email, req.now);
-    return signInAnswer(deps, await deps.userDirectory.signIn(email, req.body.password), email, req.now);
+    const result = await withReservedAttempt(deps, email, req.now, () => deps.userDirectory.signIn(email, req.body.password), (outcome) => outcome.kind === 'refused');
+    return signInAnswer(deps, result, req.now);
   },
   { parts: [userDirectoryFromEnvironment] },
 );

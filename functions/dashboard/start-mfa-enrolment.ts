@@ -5,7 +5,7 @@ import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-direct
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { MfaEnrolmentSchema, StartMfaEnrolmentBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
-import { withPasswordOrCodeCheck } from './sign-in-guard.ts';
+import { withReservedAttempt } from './sign-in-guard.ts';
 
 /**
  * POST /v1/dashboard/me/mfa/enrolment: the password again (a security change; it also gets Cognito the access token
@@ -17,7 +17,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
   { body: StartMfaEnrolmentBodySchema, responses: { success: { 200: MfaEnrolmentSchema }, errors: { 400: 'incorrect_password: the password is not the account\'s.', 409: 'mfa_already_enabled: turn it off first.' } } },
   async (req, deps) => {
     const user = signedInUser(req.auth);
-    const enrolment = await withPasswordOrCodeCheck(deps, user.email, req.now, () => deps.userDirectory.startMfaEnrolment(user, req.body.password));
+    const enrolment = await withReservedAttempt(deps, user.email, req.now, () => deps.userDirectory.startMfaEnrolment(user, req.body.password));
     return {
       statusCode: 200,
       body: {

@@ -55,11 +55,9 @@ function unpackSession(packed: string): { challenge: CognitoChallenge; username:
  */
 export function createCognitoUserDirectory(pool: CognitoPool, client = new CognitoIdentityProviderClient({})): UserDirectory {
   const tokens = cognitoTokenVerifier(pool);
-  /** `refusedUserId`: whom a refusal names (a wrong MFA code counts against their email, as a wrong password does). */
   const answer = async (
     call: () => Promise<{ AuthenticationResult?: AuthenticationResultType; ChallengeName?: string; Session?: string; ChallengeParameters?: Record<string, string> }>,
     username: string,
-    refusedUserId?: string,
   ): Promise<SignInResult> => {
     try {
       const result = await call();
@@ -77,7 +75,7 @@ export function createCognitoUserDirectory(pool: CognitoPool, client = new Cogni
       // Any other challenge (MFA_SETUP comes only from a pool that requires MFA, which ours does not): refused.
       return { kind: 'refused' };
     } catch (error) {
-      if (REFUSALS.has(errorName(error))) return refusedUserId ? { kind: 'refused', userId: refusedUserId } : { kind: 'refused' };
+      if (REFUSALS.has(errorName(error))) return { kind: 'refused' };
       throw error;
     }
   };
@@ -101,9 +99,15 @@ export function createCognitoUserDirectory(pool: CognitoPool, client = new Cogni
         () => client.send(new AdminInitiateAuthCommand({ UserPoolId: pool.userPoolId, ClientId: pool.clientId, AuthFlow: 'ADMIN_USER_PASSWORD_AUTH', AuthParameters: { USERNAME: email, PASSWORD: password } })),
         email,
       ),
-    async respond(challengeSession, response) {
+    async challengeUser(challengeSession, challenge) {
       const unpacked = unpackSession(challengeSession);
-      if (!unpacked) return { kind: 'refused' };
+      // The MFA challenge names the user by their Cognito user name: our id.
+      return unpacked && CHALLENGES[unpacked.challenge] === challenge && unpacked.username.startsWith('usr_') ? unpacked.username : null;
+    },
+    // Cognito takes a session once (a second answer is NotAuthorizedException); ours checks the route's challenge.
+    async respond(challengeSession, challenge, response) {
+      const unpacked = unpackSession(challengeSession);
+      if (!unpacked || CHALLENGES[unpacked.challenge] !== challenge) return { kind: 'refused' };
       const field = unpacked.challenge === 'SOFTWARE_TOKEN_MFA' ? 'SOFTWARE_TOKEN_MFA_CODE' : 'NEW_PASSWORD';
       return answer(
         () =>
@@ -117,8 +121,6 @@ export function createCognitoUserDirectory(pool: CognitoPool, client = new Cogni
             }),
           ),
         unpacked.username,
-        // The MFA challenge names the user by their Cognito user name: our id.
-        unpacked.challenge === 'SOFTWARE_TOKEN_MFA' && unpacked.username.startsWith('usr_') ? unpacked.username : undefined,
       );
     },
     async createLogin(user) {

@@ -3,6 +3,7 @@
  * (HS256) signed with a key from the sandbox's key folder. A temporary password must be changed at first sign-in,
  * as Cognito asks (the `new_password` challenge). TOTP MFA as Cognito's: the secret sealed in the login item, a
  * sign-in of a user with MFA on answers the `mfa` challenge, and a code is taken once (the last step used is kept).
+ * A challenge session names its purpose and is answered once (its jti is recorded), as Cognito's sessions are.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, DeleteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -99,8 +100,24 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, sec
   const challenge = async (purpose: 'new_password' | 'mfa', userId: string): Promise<SignInResult> => ({
     kind: 'challenge',
     challenge: purpose,
-    challengeSession: (await sign({ purpose }, userId, CHALLENGE_LIFETIME_MS)).token,
+    challengeSession: (await sign({ purpose, jti: randomToken() }, userId, CHALLENGE_LIFETIME_MS)).token,
   });
+  /** Marks a challenge session answered (kept until it expires); false when it was already. */
+  const takeChallenge = async (challengeId: string, expiresAtSeconds: number): Promise<boolean> => {
+    try {
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: { ...keys.usedChallenge(challengeId), type: 'used_challenge', ttl: expiresAtSeconds },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  };
 
   /** The login, once the password matches it; IncorrectPasswordError otherwise. */
   const loginWithPassword = async (userId: string, password: string): Promise<LocalLogin> => {
@@ -143,17 +160,22 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, sec
       if (stored.mfaSecret) return challenge('mfa', user.id);
       return issue(user.id, user.email);
     },
-    async respond(challengeSession, answer) {
+    async challengeUser(challengeSession, purpose) {
       const claims = await verifyJwt(challengeSession);
-      if (!claims?.sub || (claims.purpose !== 'new_password' && claims.purpose !== 'mfa')) return { kind: 'refused' };
+      return claims?.sub && claims.purpose === purpose ? claims.sub : null;
+    },
+    async respond(challengeSession, purpose, answer) {
+      const claims = await verifyJwt(challengeSession);
+      if (!claims?.sub || claims.purpose !== purpose || !claims.jti || !claims.exp) return { kind: 'refused' };
       const user = await users.get(claims.sub);
       if (!user) return { kind: 'refused' };
-      if (claims.purpose === 'mfa') {
+      if (purpose === 'mfa') {
         const stored = await login(user.id);
-        if (!stored?.mfaSecret || !(await takeCode(user.id, stored.mfaSecret, answer))) return { kind: 'refused', userId: user.id };
-        return issue(user.id, user.email);
+        if (!stored?.mfaSecret || !(await takeCode(user.id, stored.mfaSecret, answer))) return { kind: 'refused' };
       }
-      await savePassword(user.id, await hashPassword(answer));
+      // Taken before the password is replaced or a token issued: a replayed session changes nothing.
+      if (!(await takeChallenge(claims.jti, claims.exp))) return { kind: 'refused' };
+      if (purpose === 'new_password') await savePassword(user.id, await hashPassword(answer));
       return issue(user.id, user.email);
     },
     async createLogin(user) {

@@ -14,9 +14,11 @@ export interface TokenClaims {
 /** A token, or a step the user must take first (a code from their authenticator app, a new password). */
 export type SignInResult =
   | { kind: 'token'; token: string; expiresAt: string; userId: string }
-  | { kind: 'challenge'; challenge: 'mfa' | 'new_password'; challengeSession: string }
-  /** `userId`: who answered a challenge wrongly, so their email's failure count grows as a wrong password's does. */
-  | { kind: 'refused'; userId?: string };
+  | { kind: 'challenge'; challenge: ChallengeName; challengeSession: string }
+  | { kind: 'refused' };
+
+/** The steps a sign-in may ask for: an authenticator app's code, or a new password in place of a temporary one. */
+export type ChallengeName = 'mfa' | 'new_password';
 
 /** Verifies user tokens; every function whose routes accept one has it. */
 export interface UserTokenVerifier {
@@ -27,8 +29,16 @@ export interface UserTokenVerifier {
 export interface UserDirectory extends UserTokenVerifier {
   /** Email and password. `refused` for a wrong password and for an unknown email alike. */
   signIn(email: string, password: string): Promise<SignInResult>;
-  /** Answers a challenge of signIn with the code (mfa) or the new password (new_password). */
-  respond(challengeSession: string, answer: string): Promise<SignInResult>;
+  /**
+   * The user (usr_…) a challenge session of signIn was issued to, when it is well-formed and of `challenge`; null
+   * otherwise. Read before the answer is checked, so the attempt counts against that user's email first.
+   */
+  challengeUser(challengeSession: string, challenge: ChallengeName): Promise<string | null>;
+  /**
+   * Answers a challenge of signIn with the code (mfa) or the new password (new_password). `refused` for a session of
+   * another challenge than the route's, and for one already answered: a challenge session gives one token at most.
+   */
+  respond(challengeSession: string, challenge: ChallengeName, answer: string): Promise<SignInResult>;
   /**
    * Lets a new user sign in. The sandbox answers a temporary password (shown once; changed at first sign-in);
    * Cognito emails the invitation and answers none.

@@ -77,6 +77,10 @@ export const keys = {
   userEmail: (email: string) => ({ pk: `USER_EMAIL#${email}`, sk: 'USER_EMAIL' }),
   /** The sandbox's password hash of a user (Cognito keeps them in AWS). */
   localLogin: (userId: string) => ({ pk: `LOCAL_LOGIN#${userId}`, sk: 'LOCAL_LOGIN' }),
+  /** A sandbox sign-in challenge already answered (its jti): a challenge session gives one token only. */
+  usedChallenge: (challengeId: string) => ({ pk: `USED_CHALLENGE#${challengeId}`, sk: 'USED_CHALLENGE' }),
+  /** A signed-in dashboard session (the SHA-256 of its token): sign-out deletes it, idle time expires it. */
+  dashboardSession: (tokenHash: string) => ({ pk: `DASHBOARD_SESSION#${tokenHash}`, sk: 'DASHBOARD_SESSION' }),
   /** Failed sign-ins of one email (its SHA-256) in one lockout window; expires with the window. */
   signInFailures: (emailHash: string, window: number) => ({ pk: `SIGNIN_FAILURES#${emailHash}#${window}`, sk: 'SIGNIN_FAILURES' }),
   /** A merchant's audit log: one partition, sorted by time. */

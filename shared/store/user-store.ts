@@ -1,8 +1,9 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import type { DashboardUser } from '../dashboard/dashboard-user.ts';
 import type { Role } from '../dashboard/roles.ts';
-import { LOCKOUT_WINDOW_MS, lockoutWindow, type RecentFailures } from '../dashboard/sign-in-lockout.ts';
+import { attemptsLeft, LOCKOUT_WINDOW_MS, lockoutWindow, type RecentFailures } from '../dashboard/sign-in-lockout.ts';
 import { conditional, itemDoesNotExist, itemExists } from './conditions.ts';
 import { batchGetItems, itemKeyOf, queryIndexEntries } from './index-queries.ts';
 import { keys } from './keys.ts';
@@ -25,10 +26,13 @@ export interface UserStore {
   remove(user: DashboardUser, alsoWrite?: TransactItem[]): Promise<void>;
   /** A transaction item that holds only while the user is still an admin: a change's guard, checked at its commit. */
   stillAdmin(userId: string): TransactItem;
-  /** Failed sign-ins of this email in the current lockout window and the one before. */
-  signInFailures(email: string, now: number): Promise<RecentFailures>;
-  /** Counts one more failure (atomic); answers the new count. */
-  addSignInFailure(email: string, now: number): Promise<number>;
+  /**
+   * Counts one more attempt of this email before its password or code is checked, in one conditional write that
+   * refuses past the limit: null when counted, else the counts that lock the email (parallel attempts cannot all pass).
+   */
+  reserveSignInAttempt(email: string, now: number): Promise<RecentFailures | null>;
+  /** Gives back an attempt reserved at `now` that was not a failure (a right password, a fault of ours). */
+  releaseSignInAttempt(email: string, now: number): Promise<void>;
   /** A successful sign-in forgets the failures of both windows. */
   clearSignInFailures(email: string, now: number): Promise<void>;
 }
@@ -119,22 +123,44 @@ export function createUserStore(db: DynamoDBDocumentClient, tableName: string): 
         },
       };
     },
-    async signInFailures(email, now) {
-      const [current, previous] = await Promise.all([failuresIn(failuresKey(email, now)), failuresIn(failuresKey(email, now - LOCKOUT_WINDOW_MS))]);
-      return { current, previous };
+    async reserveSignInAttempt(email, now) {
+      // The previous window no longer grows: what it holds leaves this window room for the rest of the limit.
+      const previous = await failuresIn(failuresKey(email, now - LOCKOUT_WINDOW_MS));
+      const room = attemptsLeft(previous);
+      if (room > 0) {
+        try {
+          await db.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: failuresKey(email, now),
+              UpdateExpression: 'ADD failures :one SET #type = :type, #ttl = :ttl',
+              ConditionExpression: 'attribute_not_exists(failures) OR failures < :room',
+              ExpressionAttributeNames: { '#type': 'type', '#ttl': 'ttl' },
+              ExpressionAttributeValues: { ':one': 1, ':room': room, ':type': 'sign_in_failures', ':ttl': Math.ceil((now + 2 * LOCKOUT_WINDOW_MS) / 1000) },
+            }),
+          );
+          return null;
+        } catch (error) {
+          if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        }
+      }
+      return { current: await failuresIn(failuresKey(email, now)), previous };
     },
-    async addSignInFailure(email, now) {
-      const { Attributes } = await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: failuresKey(email, now),
-          UpdateExpression: 'ADD failures :one SET #type = :type, #ttl = :ttl',
-          ExpressionAttributeNames: { '#type': 'type', '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':one': 1, ':type': 'sign_in_failures', ':ttl': Math.ceil((now + 2 * LOCKOUT_WINDOW_MS) / 1000) },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return Attributes!.failures as number;
+    async releaseSignInAttempt(email, now) {
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: failuresKey(email, now),
+            UpdateExpression: 'ADD failures :minusOne',
+            ConditionExpression: 'failures > :zero',
+            ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+          }),
+        );
+      } catch (error) {
+        // Cleared meanwhile (a success): nothing left to give back.
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
     },
     async clearSignInFailures(email, now) {
       await Promise.all([now, now - LOCKOUT_WINDOW_MS].map((at) => db.send(new DeleteCommand({ TableName: tableName, Key: failuresKey(email, at) }))));

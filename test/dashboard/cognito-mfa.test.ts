@@ -108,6 +108,17 @@ describe('Cognito user directory: TOTP enrolment (moto_server cognito-idp)', { t
     const challenge = await directory.signIn(user.email, PASSWORD);
     if (challenge.kind !== 'challenge') throw new Error(`expected the mfa challenge, got ${challenge.kind}`);
     const code = totpCode(enrolment.secret, Date.now());
-    expect((await directory.respond(challenge.challengeSession, code === '000000' ? '111111' : '000000')).kind).toBe('refused');
+    expect((await directory.respond(challenge.challengeSession, 'mfa', code === '000000' ? '111111' : '000000')).kind).toBe('refused');
+  });
+  it("refuses an mfa challenge session answered as another challenge, even with the right code, and answers it once", async () => {
+    const user = await newUser();
+    const enrolment = await directory.startMfaEnrolment(user, PASSWORD);
+    await directory.confirmMfaEnrolment(user, enrolment.enrolmentState, totpCode(enrolment.secret, Date.now()));
+    const challenge = await directory.signIn(user.email, PASSWORD);
+    if (challenge.kind !== 'challenge') throw new Error(`expected the mfa challenge, got ${challenge.kind}`);
+    expect(await directory.challengeUser(challenge.challengeSession, 'new_password')).toBeNull();
+    const code = totpCode(enrolment.secret, Date.now());
+    expect((await directory.respond(challenge.challengeSession, 'new_password', code)).kind).toBe('refused');
+    expect((await passwordSignIn(user.email)).ChallengeName).toBe('SOFTWARE_TOKEN_MFA');
   });
 });

@@ -92,6 +92,18 @@ describe('dashboard MFA (TOTP) enrolment and sign-in, sandbox directory', { time
     expect((await answerMfa(again.body.challengeSession, await app.nextCode())).status).toBe(200);
   });
 
+  it('takes an mfa challenge session once: a replay with a fresh code gets no second token, nor does /auth/new-password', async () => {
+    const { user, app } = await userWithMfa();
+    const challenge = await signIn(user.email);
+    const asPassword = await sandbox.request('POST', '/v1/dashboard/auth/new-password', { body: { challengeSession: challenge.body.challengeSession, newPassword: 'An-Attackers-Pass-77' } });
+    expect(asPassword.status).toBe(401);
+    expect((await signIn(user.email, 'An-Attackers-Pass-77')).status).toBe(401);
+    expect((await answerMfa(challenge.body.challengeSession, await app.nextCode())).status).toBe(200);
+    const replay = await answerMfa(challenge.body.challengeSession, await app.nextCode());
+    expect(replay.status).toBe(401);
+    expect(replay.body.token).toBeUndefined();
+  });
+
   it('does not take the code that confirmed the enrolment for a sign-in', async () => {
     const user = await signedInUser(sandbox, merchantId, 'developer');
     const started = await user.request('POST', '/v1/dashboard/me/mfa/enrolment', { body: { password: TEST_PASSWORD } });
@@ -174,5 +186,30 @@ describe('dashboard MFA (TOTP) enrolment and sign-in, sandbox directory', { time
     expect(locked.status).toBe(429);
     expect(locked.body.code).toBe('too_many_sign_in_attempts');
     expect((await user.request('POST', '/v1/dashboard/me/mfa/disable', { body: { password: TEST_PASSWORD, code: await app.nextCode() } })).status).toBe(429);
+  });
+  it('checks at most MAX_FAILURES of 30 parallel wrong codes or passwords (sign-in challenge, enrolment, disable): the rest are 429', async () => {
+    const { user, app } = await userWithMfa();
+    const challenge = await signIn(user.email);
+    const code = await app.nextCode();
+    const wrong = code === '999999' ? '888888' : '999999';
+    const codes = await Promise.all(Array.from({ length: 30 }, () => answerMfa(challenge.body.challengeSession, wrong)));
+    expect(codes.filter((res) => res.status === 401).length).toBeLessThanOrEqual(MAX_FAILURES);
+    expect(codes.filter((res) => res.status !== 401 && res.status !== 429)).toEqual([]);
+    const right = await answerMfa(challenge.body.challengeSession, code);
+    expect(right.status).toBe(429);
+    expect(right.body.token).toBeUndefined();
+
+    const other = await signedInUser(sandbox, merchantId, 'read_only');
+    const passwords = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => other.request('POST', '/v1/dashboard/me/mfa/enrolment', { body: { password: `Not-The-Password-${i}` } })),
+    );
+    expect(passwords.filter((res) => res.status === 400).length).toBeLessThanOrEqual(MAX_FAILURES);
+    expect(passwords.filter((res) => res.status !== 400 && res.status !== 429)).toEqual([]);
+    expect((await other.request('POST', '/v1/dashboard/me/mfa/enrolment', { body: { password: TEST_PASSWORD } })).status).toBe(429);
+
+    const { user: third } = await userWithMfa();
+    const disables = await Promise.all(Array.from({ length: 30 }, () => third.request('POST', '/v1/dashboard/me/mfa/disable', { body: { password: TEST_PASSWORD, code: wrong } })));
+    expect(disables.filter((res) => res.status === 400).length).toBeLessThanOrEqual(MAX_FAILURES);
+    expect(disables.filter((res) => res.status !== 400 && res.status !== 429)).toEqual([]);
   });
 });

@@ -60,6 +60,18 @@ describe('dashboard sign-in (sandbox directory)', () => {
     expect((await signIn(user.email, TEST_PASSWORD)).status).toBe(200);
   });
 
+  it('evaluates at most MAX_FAILURES of 30 parallel wrong guesses: the rest are 429, and the right password after them gets no token', async () => {
+    const user = await signedInUser(sandbox, merchantId, 'developer');
+    const guesses = await Promise.all(Array.from({ length: 30 }, (_, i) => signIn(user.email, `Wrong-Password-${i}`)));
+    const statuses = guesses.map((res) => res.status);
+    // A 401 is a guess whose password was checked; a 429 one refused before any check.
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(MAX_FAILURES);
+    expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);
+    const right = await signIn(user.email, TEST_PASSWORD);
+    expect(right.status).toBe(429);
+    expect(right.body.token).toBeUndefined();
+  });
+
   it('makes an invited user replace the temporary password before answering a token', async () => {
     const { user, temporaryPassword } = await inviteUser(sandbox.deps, { merchantId, email: uniqueEmail('invited'), role: 'developer', now: sandbox.clock.now() });
     expect(temporaryPassword).toBeTruthy();
@@ -73,6 +85,25 @@ describe('dashboard sign-in (sandbox directory)', () => {
     expect(set.status).toBe(200);
     expect(set.body.user.id).toBe(user.id);
     expect((await signIn(user.email, temporaryPassword!)).status).toBe(401);
+    expect((await signIn(user.email, 'A-Much-Better-Pass-9')).status).toBe(200);
+  });
+
+  it("answers a new_password challenge only at /auth/new-password, and only once: the MFA route and a replay are refused, the password kept", async () => {
+    const { user, temporaryPassword } = await inviteUser(sandbox.deps, { merchantId, email: uniqueEmail('challenged'), role: 'developer', now: sandbox.clock.now() });
+    const first = await signIn(user.email, temporaryPassword!);
+    expect(first.body.challenge).toBe('new_password');
+    const viaMfa = await sandbox.request('POST', '/v1/dashboard/auth/mfa', { body: { challengeSession: first.body.challengeSession, code: '123456' } });
+    expect(viaMfa.status).toBe(401);
+    expect(viaMfa.body.token).toBeUndefined();
+    expect((await signIn(user.email, '123456')).status).toBe(401);
+    expect((await signIn(user.email, temporaryPassword!)).body.challenge).toBe('new_password');
+
+    const set = await sandbox.request('POST', '/v1/dashboard/auth/new-password', { body: { challengeSession: first.body.challengeSession, newPassword: 'A-Much-Better-Pass-9' } });
+    expect(set.status, set.text).toBe(200);
+    const replay = await sandbox.request('POST', '/v1/dashboard/auth/new-password', { body: { challengeSession: first.body.challengeSession, newPassword: 'An-Attackers-Pass-77' } });
+    expect(replay.status).toBe(401);
+    expect(replay.body.token).toBeUndefined();
+    expect((await signIn(user.email, 'An-Attackers-Pass-77')).status).toBe(401);
     expect((await signIn(user.email, 'A-Much-Better-Pass-9')).status).toBe(200);
   });
 
