@@ -23,15 +23,17 @@ export async function readCredentials(deps: Deps, endpoint: WebhookEndpoint): Pr
 
 /**
  * The authentication part of an endpoint after a create or a PATCH: settings, flags, and the credentials sealed
- * again with the SecretBox. Throws a 400 naming the first field in the way.
+ * again with the SecretBox. Throws a 400 naming the first field in the way (a credential not sent again with a new
+ * url or oauthTokenUrl among them).
  */
 export async function resolveAuth(
   deps: Deps,
   identity: Pick<WebhookEndpoint, 'id' | 'merchantId'>,
   current: Parameters<typeof applyAuthChange>[0],
   input: AuthInput,
+  change: Parameters<typeof applyAuthChange>[2] = {},
 ): Promise<Pick<WebhookEndpoint, 'authType' | 'authHeaderName' | 'oauthTokenUrl' | 'oauthClientId' | 'oauthScope' | 'credentialsCiphertext' | 'hasAuthToken' | 'hasBasicAuth' | 'hasOAuthClientSecret'>> {
-  const { settings, credentials, issues } = applyAuthChange(current, input);
+  const { settings, credentials, issues } = applyAuthChange(current, input, change);
   const first = issues[0];
   if (first) throw new ValidationError(first.message, first.field, 'parameter_invalid');
   if (input.oauthTokenUrl && settings.oauthTokenUrl) checkEndpointUrl(deps, settings.oauthTokenUrl, 'oauthTokenUrl');

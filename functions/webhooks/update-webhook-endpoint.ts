@@ -1,7 +1,7 @@
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { UpdateWebhookEndpointBodySchema, WebhookEndpointParamsSchema, WebhookEndpointSchema } from '../../shared/schemas/webhook-schemas.ts';
-import { toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
+import { endpointChanges, toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
 import { checkEndpointUrl, readCredentials, resolveAuth } from './endpoint-auth.ts';
 import { findEndpoint, saveEndpoint } from './webhook-access.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
@@ -19,9 +19,11 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const endpoint = await findEndpoint(deps, req.auth, req.params.id);
     const { body } = req;
     if (body.url !== undefined) checkEndpointUrl(deps, body.url, 'url');
-    // Credentials are opened only when the authentication changes; otherwise the stored ciphertext stays as it is.
-    const authChanged = AUTH_FIELDS.some((field) => body[field] !== undefined);
-    const auth = authChanged ? await resolveAuth(deps, endpoint, { settings: endpoint, credentials: await readCredentials(deps, endpoint) }, body) : {};
+    // A new url is a new destination for the credentials: they must come again (resolveAuth says which).
+    const urlChanged = body.url !== undefined && body.url !== endpoint.url;
+    // Credentials are opened only when the authentication or the url changes; otherwise the ciphertext stays as it is.
+    const authChanged = urlChanged || AUTH_FIELDS.some((field) => body[field] !== undefined);
+    const auth = authChanged ? await resolveAuth(deps, endpoint, { settings: endpoint, credentials: await readCredentials(deps, endpoint) }, body, { urlChanged }) : {};
     const next: WebhookEndpoint = {
       ...endpoint,
       ...auth,
@@ -33,7 +35,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       version: endpoint.version + 1,
     };
     await saveEndpoint(deps, next, endpoint.version);
-    return { statusCode: 200, body: toEndpointResource(next) };
+    return { statusCode: 200, body: toEndpointResource(next), auditDetail: endpointChanges(endpoint, next, body) };
   },
   { parts: [cryptoFromEnvironment, userTokensFromEnvironment] },
 );

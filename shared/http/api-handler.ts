@@ -122,6 +122,7 @@ export function defineApiHandler<S extends RouteSchemas>(
         },
         deps,
       );
+      state.auditDetail = result.auditDetail;
       return result.bytes ? bytesResponse(result.statusCode, result.bytes, result.headers ?? {}) : jsonResponse(result.statusCode, result.body, result.headers);
     });
     // Outside the chain, so the id reaches every answer: success, error, and a replay the idempotency layer answers.

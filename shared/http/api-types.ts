@@ -28,4 +28,6 @@ export interface ApiResult {
   headers?: Record<string, string>;
   /** Set: the answer is these bytes (an image, `Content-Type` in headers) instead of `body` as JSON. */
   bytes?: Uint8Array;
+  /** What a reused route's audit entry records of the change (old and new values), never a secret. */
+  auditDetail?: Record<string, unknown>;
 }

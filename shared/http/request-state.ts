@@ -8,6 +8,8 @@ export interface RequestState {
   auth?: AuthContext;
   input?: { body: unknown; query: unknown; params: unknown };
   idempotency?: IdempotencyContext & { claim: Claim; committed: boolean };
+  /** The handler's account of its change, for the audit entry (ApiResult.auditDetail). */
+  auditDetail?: Record<string, unknown>;
 }
 
 const STATE = Symbol('svc.requestState');

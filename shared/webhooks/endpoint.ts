@@ -78,11 +78,13 @@ export interface EndpointIssue {
 /**
  * Applies an authentication change to what is stored. An omitted field is kept, "" deletes it, a value replaces
  * it; a field the resulting authType does not use is refused when sent and dropped when left over from the
- * previous type, so no unused secret stays stored.
+ * previous type, so no unused secret stays stored. A stored credential never follows a change of where it goes:
+ * when the url (`urlChanged`) or the oauthTokenUrl changes, every credential of the authType must be sent again.
  */
 export function applyAuthChange(
   current: { settings: Pick<EndpointSettings, 'authType' | (typeof AUTH_SETTING_NAMES)[number]>; credentials: EndpointCredentials },
   input: AuthInput,
+  { urlChanged = false }: { urlChanged?: boolean } = {},
 ): { settings: Pick<EndpointSettings, 'authType' | (typeof AUTH_SETTING_NAMES)[number]>; credentials: EndpointCredentials; issues: EndpointIssue[] } {
   const authType = input.authType ?? current.settings.authType;
   const allowed = AUTH_FIELDS[authType];
@@ -105,6 +107,14 @@ export function applyAuthChange(
     if (!used) continue;
     const value = sent === undefined ? current.credentials[name] : sent === '' ? undefined : sent;
     if (value !== undefined) credentials[name] = value;
+  }
+  const moved = urlChanged ? 'url' : current.settings.oauthTokenUrl !== null && settings.oauthTokenUrl !== current.settings.oauthTokenUrl ? 'oauthTokenUrl' : null;
+  if (moved) {
+    for (const name of allowed.credentials) {
+      if (credentials[name] !== undefined && input[name] === undefined) {
+        issues.push({ field: name, message: `${name} must be sent again when ${moved} changes: a stored credential is never sent to a new destination.` });
+      }
+    }
   }
   for (const name of allowed.settings) if (!settings[name]) issues.push({ field: name, message: `${name} is required with authType ${authType}.` });
   for (const name of allowed.credentials) if (!credentials[name]) issues.push({ field: name, message: `${name} is required with authType ${authType}.` });
@@ -135,6 +145,27 @@ export function endpointUrlIssue(value: string, { allowLoopbackHttp }: { allowLo
   if (url.protocol !== 'https:' && !(allowLoopbackHttp && url.protocol === 'http:' && thisMachine)) return 'must be an https URL';
   if (kind === 'invalid' || kind === 'public' || (allowLoopbackHttp && thisMachine)) return null;
   return 'must point to a public address';
+}
+
+/** The settings the audit log records old and new values of; credentials are named only, never their values. */
+const AUDITED_SETTINGS = ['url', 'status', 'description', 'enabledEvents', 'authType', 'authHeaderName', 'oauthTokenUrl', 'oauthClientId', 'oauthScope'] as const;
+
+/**
+ * What an update changed, for its audit entry: each setting that changed as { from, to }, and the names of the
+ * credentials the request replaced or deleted.
+ *
+ * @example
+ * endpointChanges(before, after, { url: 'https://b.example/h', authToken: 't2' })
+ * // { url: { from: 'https://a.example/h', to: 'https://b.example/h' }, credentialsReplaced: ['authToken'] }
+ */
+export function endpointChanges(before: EndpointSettings, after: EndpointSettings, input: AuthInput): Record<string, unknown> {
+  const changes: Record<string, unknown> = {};
+  for (const name of AUDITED_SETTINGS) {
+    if (JSON.stringify(before[name]) !== JSON.stringify(after[name])) changes[name] = { from: before[name], to: after[name] };
+  }
+  const replaced = CREDENTIAL_NAMES.filter((name) => input[name] !== undefined);
+  if (replaced.length > 0) changes.credentialsReplaced = replaced;
+  return changes;
 }
 
 export const toEndpointResource = (e: WebhookEndpoint): WebhookEndpointResource => ({

@@ -25,7 +25,8 @@ export function auditUserChange(audit: AuditStore, clock: Clock, what: ReusedRou
     const response = request.response;
     if (!user || !response || response.statusCode >= 300) return;
     const target = what.param ? request.event.pathParameters?.[what.param] : (JSON.parse(response.body) as { id?: string }).id;
-    const detail = Object.fromEntries((what.query ?? []).flatMap((name) => (request.event.queryStringParameters?.[name] ? [[name, request.event.queryStringParameters[name]]] : [])));
+    const query = Object.fromEntries((what.query ?? []).flatMap((name) => (request.event.queryStringParameters?.[name] ? [[name, request.event.queryStringParameters[name]]] : [])));
+    const detail = { ...query, ...requestState(request.context).auditDetail };
     await audit.record(auditEntry(user, clock.now(), what.action, target ?? '', detail));
   };
   return { after: auditUserChangeAfter, name: 'auditUserChange' };
