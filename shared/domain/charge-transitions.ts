@@ -21,6 +21,16 @@ export function decideChargeStart(s: SessionState, now: number): StartDecision {
   return { kind: 'start' };
 }
 
+/**
+ * A session no charge can ever start on again (paid, expired, attempts exhausted): the checkout refuses it without
+ * counting it against any rate limit, so an old reference cannot use up its merchant's. A charge in flight is not
+ * closed: its 409 is counted, against the session's own budget first.
+ */
+export function closedForCharges(s: SessionState, now: number): boolean {
+  const decision = decideChargeStart(s, now);
+  return decision.kind === 'refuse' && decision.refusal.code !== 'charge_in_flight';
+}
+
 function closedRefusal(s: SessionState): ChargeRefusal | null {
   if (s.status === 'completed') return { status: 409, code: 'session_completed' };
   if (s.status !== 'expired') return null;

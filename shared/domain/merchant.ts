@@ -38,7 +38,8 @@ export const GATEWAY_IDS = Object.keys(GATEWAYS) as GatewayId[];
 export const CURRENCIES = ['VES', 'USD'] as const;
 export type Currency = (typeof CURRENCIES)[number];
 
-export const OPERATION_CLASSES = ['charge', 'sessions', 'reads'] as const;
+/** charge is the checkout's (the spec's table); refunds and server_charges are secret-key money movement, apart from it. */
+export const OPERATION_CLASSES = ['charge', 'sessions', 'reads', 'refunds', 'server_charges'] as const;
 export type OperationClass = (typeof OPERATION_CLASSES)[number];
 export interface RateLimit {
   perMinute: number;

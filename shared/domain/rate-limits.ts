@@ -1,5 +1,6 @@
 /**
- * Rate-limit windows of the spec: per merchant and operation class, per UTC minute and per UTC day. Pure.
+ * Rate-limit windows of the spec: per merchant and operation class, per UTC minute and per UTC day; and the budget
+ * of one checkout session, counted the same way. Pure.
  */
 import type { Merchant, OperationClass, RateLimit } from './merchant.ts';
 
@@ -7,6 +8,10 @@ export const DEFAULT_RATE_LIMITS: Record<OperationClass, RateLimit> = {
   charge: { perMinute: 120, perDay: 10_000 },
   sessions: { perMinute: 240, perDay: 20_000 },
   reads: { perMinute: 600, perDay: 100_000 },
+  // Not in the spec's table, which names only the checkout for `charge`: secret-key money movement, kept apart so
+  // that no buyer-facing call can use it up (docs/security.md, finding 5). The checkout's figures.
+  refunds: { perMinute: 120, perDay: 10_000 },
+  server_charges: { perMinute: 120, perDay: 10_000 },
 };
 
 export const limitFor = (merchant: Pick<Merchant, 'rateLimits'>, operationClass: OperationClass): RateLimit =>
@@ -64,3 +69,11 @@ export function decideRate(counter: Partial<RateCounter> | undefined, w: RateWin
   }
   return { kind: 'new_minute', minute: w.minute };
 }
+
+/**
+ * What one open checkout session may send to POST /v1/checkout/charge, counted before the merchant's `charge` class,
+ * so that one `cs_` reference takes at most a twelfth of the spec's 120 a minute. A buyer needs a handful.
+ */
+export const CHECKOUT_SESSION_BUDGET: RateLimit = { perMinute: 10, perDay: 100 };
+/** The counter name of that budget, beside the merchants' classes in the rate-limit store. */
+export const CHECKOUT_SESSION_COUNTER = 'checkout_session';

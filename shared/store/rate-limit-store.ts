@@ -1,15 +1,23 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { OperationClass, RateLimit } from '../domain/merchant.ts';
+import type { RateLimit } from '../domain/merchant.ts';
 import { decideRate, rateWindows, type RateCounter, type RateDecision } from '../domain/rate-limits.ts';
 import { ConditionFailedError, conditional } from './conditions.ts';
 import { keys } from './keys.ts';
+import type { TransactItem } from './session-store.ts';
 
 export type ConsumeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-/** Counts requests per merchant, class, UTC minute and UTC day. */
+/**
+ * Counts requests per owner, counter, UTC minute and UTC day: a merchant and its operation class, or a checkout
+ * session and its budget (CHECKOUT_SESSION_COUNTER).
+ */
 export interface RateLimitStore {
-  consume(merchantId: string, operationClass: OperationClass, limit: RateLimit, now: number): Promise<ConsumeResult>;
+  consume(owner: string, counter: string, limit: RateLimit, now: number): Promise<ConsumeResult>;
+  /** The counter's count for the UTC day of `now` (0 when none): read strongly, for a limit the caller judges. */
+  dayCount(owner: string, counter: string, now: number): Promise<number>;
+  /** One more in the counter's UTC day, as an item of the caller's transaction: counted exactly when that commits. */
+  countItem(owner: string, counter: string, now: number): TransactItem;
 }
 
 /**
@@ -19,10 +27,13 @@ export interface RateLimitStore {
  */
 const MAX_WRITES = 3;
 
+/** The minute cache is a hint: emptied past this many owners, since every checkout session adds one. */
+const MAX_MINUTES_REMEMBERED = 10_000;
+
 const COUNTER_NAMES = { '#minute': 'minute', '#minuteCount': 'minuteCount', '#dayCount': 'dayCount' };
 
 /**
- * One item per merchant, class and UTC day holds the day's count and the latest minute's count; each request is
+ * One item per owner, counter and UTC day holds the day's count and the latest minute's count; each request is
  * one conditional UpdateItem on it (1 write unit), which a refused request leaves unchanged. The process remembers
  * the last minute it saw per merchant and class, so even a minute's first request is usually one round trip.
  */
@@ -56,10 +67,27 @@ export function createRateLimitStore(db: DynamoDBDocumentClient, tableName: stri
   };
 
   return {
-    async consume(merchantId, operationClass, limit, now) {
+    async dayCount(owner, counter, now) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.rateWindow(owner, counter, rateWindows(now).day), ConsistentRead: true }));
+      return (Item?.dayCount as number | undefined) ?? 0;
+    },
+    countItem(owner, counter, now) {
       const w = rateWindows(now);
-      const key = keys.rateWindow(merchantId, operationClass, w.day);
-      const seenKey = `${merchantId}#${operationClass}`;
+      return {
+        Update: {
+          TableName: tableName,
+          Key: keys.rateWindow(owner, counter, w.day),
+          UpdateExpression: 'SET #dayCount = if_not_exists(#dayCount, :zero) + :one, #ttl = :ttl',
+          ExpressionAttributeNames: { '#dayCount': 'dayCount', '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':ttl': w.dayExpiresAt },
+        },
+      };
+    },
+    async consume(owner, counter, limit, now) {
+      const w = rateWindows(now);
+      const key = keys.rateWindow(owner, counter, w.day);
+      const seenKey = `${owner}#${counter}`;
+      if (lastMinuteSeen.size >= MAX_MINUTES_REMEMBERED && !lastMinuteSeen.has(seenKey)) lastMinuteSeen.clear();
       let decision: RateDecision =
         lastMinuteSeen.get(seenKey) === w.minute ? { kind: 'same_minute', minute: w.minute } : { kind: 'new_minute', minute: w.minute };
       for (let writes = 0; writes < MAX_WRITES; writes++) {
@@ -76,7 +104,7 @@ export function createRateLimitStore(db: DynamoDBDocumentClient, tableName: stri
           if (decision.kind === 'refused') return { allowed: false, retryAfterSeconds: decision.retryAfterSeconds };
         }
       }
-      throw new Error(`The ${operationClass} rate counter of ${merchantId} kept changing under ${MAX_WRITES} writes`);
+      throw new Error(`The ${counter} rate counter of ${owner} kept changing under ${MAX_WRITES} writes`);
     },
   };
 }
