@@ -9,6 +9,7 @@ import { createDocumentClient } from '../../shared/store/dynamo-client.ts';
 import type { InstrumentableClient } from '../../shared/observability/call-counter.ts';
 import { startSandboxBank, type SandboxBank } from './bank/sandbox-bank.ts';
 import { sandboxGatewayUrls } from './gateway-urls.ts';
+import { startMercantilSimulator, type MercantilSimulator } from './mercantil/mercantil-simulator.ts';
 import { startBackgroundRunner, type BackgroundRunner, type LocalBackground } from './background-runner.ts';
 import { ensureTable } from './dynamodb-local.ts';
 import { createLocalBackground } from './local-background.ts';
@@ -63,6 +64,8 @@ export interface Sandbox {
   server: SandboxServer;
   /** The simulated banks the gateways talk to (test cards, recorded calls, faults). */
   bank: SandboxBank;
+  /** Banco Mercantil's simulator (connector mercantil), unless GATEWAY_MERCANTIL_URL sends its traffic elsewhere. */
+  mercantil: MercantilSimulator;
   /** Pass it to a restart of this sandbox to resume its stream where it stopped. */
   streamReaderId: string;
   /** The in-process workers (stream reader, queues, scheduler stand-in); drain() runs them until idle. */
@@ -87,7 +90,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const logger = createLogger({ logLevel: options.logLevel ?? 'WARN' });
   const keys = { localKeyDir: options.keyDir ?? sandboxEnvironment().keyDir };
   const bank = await startSandboxBank({ clock });
-  const gatewayConfig = { urls: sandboxGatewayUrls({ ...bank.baseUrls }, options.gatewayEnv ?? process.env), timeoutMs: options.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS };
+  const mercantil = await startMercantilSimulator({ clock });
+  const simulators = { ...bank.baseUrls, mercantil: mercantil.baseUrl };
+  const gatewayConfig = { urls: sandboxGatewayUrls(simulators, options.gatewayEnv ?? process.env), timeoutMs: options.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS };
   const streamReaderId = options.streamReaderId ?? (options.ownsMerchant ? randomUUID() : 'sandbox');
   const localBackground = createLocalBackground({
     db,
@@ -129,6 +134,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     clock,
     server,
     bank,
+    mercantil,
     streamReaderId,
     background: { ...runner, queues: localBackground.local.queues, scheduler: localBackground.local.scheduler },
     stop: async () => {
@@ -136,6 +142,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       localBackground.close();
       await server.close();
       await bank.close();
+      await mercantil.close();
       db.destroy();
     },
   };

@@ -5,10 +5,12 @@
  * both derive from this list.
  */
 import type { Connector } from './connector.ts';
+import { mercantilConnector } from './mercantil/index.ts';
 import { svcReferenceConnector } from './svc-reference/index.ts';
 
 export const CONNECTORS = {
   svc_reference: svcReferenceConnector,
+  mercantil: mercantilConnector,
 } as const satisfies Record<string, Connector<string>>;
 
 export type ConnectorId = keyof typeof CONNECTORS;

@@ -28,6 +28,8 @@ export interface ChargeReference {
   /** Our transaction reference: the idempotency reference the bank deduplicates on. */
   transactionReference: string;
   sessionReference: string;
+  /** When the charge was sent (ISO 8601), for networks whose status read is by date (Mercantil search); default now. */
+  chargedAt?: string;
 }
 
 export interface ChargeRequest extends ChargeReference {
@@ -47,6 +49,8 @@ export interface ChargeRequest extends ChargeReference {
 export interface OtpConfirmation {
   code: string;
   charge: ChargeRequest;
+  /** The debit card's account, where the network asks (Mercantil tdd: CC corriente, CA ahorros). */
+  accountType?: 'CC' | 'CA';
 }
 
 export type GatewayOutcome =

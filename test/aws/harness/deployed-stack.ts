@@ -1,4 +1,5 @@
 import { startSandboxBank, type SandboxBank } from '../../../infra/sandbox/bank/sandbox-bank.ts';
+import { startMercantilSimulator } from '../../../infra/sandbox/mercantil/mercantil-simulator.ts';
 import { gatewayUrlParameterName } from '../../../infra/stage-config.ts';
 import { systemClock } from '../../../shared/clock.ts';
 import { GATEWAY_IDS } from '../../../shared/domain/merchant.ts';
@@ -42,7 +43,8 @@ export async function deployStack(
   const template = readTemplate(assemblyDir);
   mutate?.(template);
   const dynamo = { endpoint: dynamoEndpoint };
-  const [moto, bank, receiver] = await Promise.all([startMoto(), startSandboxBank({ clock: systemClock }), startMerchantReceiver()]);
+  const [moto, bank, mercantil, receiver] = await Promise.all([startMoto(), startSandboxBank({ clock: systemClock }), startMercantilSimulator({ clock: systemClock }), startMerchantReceiver()]);
+  const simulators = { ...bank.baseUrls, mercantil: mercantil.baseUrl };
   const issuer = await startCognitoIssuer(moto.endpoint);
   const logs = new Map<string, string[]>();
   const cloud = new LocalCloud({
@@ -51,7 +53,7 @@ export async function deployStack(
     dynamoEndpoint: dynamo.endpoint,
     motoEndpoint: moto.endpoint,
     sdk: sdkLayer(variant),
-    parameterValues: (name) => GATEWAY_IDS.map((id) => (gatewayUrlParameterName('dev', id) === name ? bank.baseUrls[id] : undefined)).find(Boolean),
+    parameterValues: (name) => GATEWAY_IDS.map((id) => (gatewayUrlParameterName('dev', id) === name ? simulators[id] : undefined)).find(Boolean),
     // Like a function given a private CA in its configuration: only the test certificates of the merchant receiver and Cognito's issuer host.
     extraEnvironment: { NODE_EXTRA_CA_CERTS: issuer.trustedWith(receiver.caFile) },
     nodeArgs: [...receiver.nodeArgs, ...issuer.nodeArgs],
@@ -78,7 +80,7 @@ export async function deployStack(
     async stop() {
       await events.stop();
       await cloud.stop();
-      await Promise.all([moto.stop(), bank.close(), receiver.close(), issuer.close()]);
+      await Promise.all([moto.stop(), bank.close(), mercantil.close(), receiver.close(), issuer.close()]);
     },
   };
 }

@@ -1,0 +1,239 @@
+/**
+ * A stateful stand-in for Banco Mercantil's card API, speaking its real paths under the sandbox base path
+ * (/mercantil-banco/sandbox/v1/payment/getauth|pay|search), JSON bodies, the X-IBM-Client-Id header and the bank's
+ * field encryption, with the bank's published test data (docs/connectors.md). Where the bank's sources are silent
+ * (its error catalogue, HTTP statuses, duplicate invoices), the behaviour and the codes are the simulator's own,
+ * listed in SIMULATOR_CODES and documented as such. Keeps charges by invoice_number (a repeat never charges twice)
+ * and never stores a card number or CVV: only the last four digits.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Clock } from '../../../shared/clock.ts';
+import { SIMULATOR_TEST_CREDENTIALS, type MercantilCredentials } from '../../../shared/connectors/mercantil/credentials.ts';
+import { decryptField, encryptField } from '../../../shared/connectors/mercantil/field-cipher.ts';
+import { processingDate } from '../../../shared/connectors/mercantil/requests.ts';
+import { randomToken } from '../../../shared/ids.ts';
+
+/** The sandbox base path of the bank's own code; the simulator answers the same paths under it. */
+export const MERCANTIL_SANDBOX_PATH = '/mercantil-banco/sandbox/v1';
+
+/** The bank's test data from its sandbox screenshots (reference §1.7). */
+export const MERCANTIL_TEST_DATA = {
+  debit: { cardNumber: '501878201234567890', customerIds: ['V999999', 'V9999999'], expiration: '2040/11', cvv: '111', otp: '11111111', accountType: 'CC' },
+  credit: { cardNumber: '5412478846849445', expiration: '2025/01', cvv: '123' },
+} as const;
+
+/** The simulator's own error codes: the bank's catalogue is in a PDF nobody could read, so none of these is the bank's. */
+export const SIMULATOR_CODES = {
+  CARD_REFUSED: '9001',
+  WRONG_CVV: '9002',
+  WRONG_OTP: '9003',
+  DUPLICATE_INVOICE: '9004',
+  MERCHANT_UNKNOWN: '9005',
+  FORMAT: '9006',
+} as const;
+
+export type MercantilFault = 'timeout' | 'server_error' | 'drop';
+
+export interface MercantilCall {
+  operation: 'getauth' | 'pay' | 'search';
+  invoice: string | null;
+  /** The request body as sent (encrypted fields stay encrypted), for contract tests. */
+  body: Record<string, unknown>;
+  clientId: string | undefined;
+}
+
+export interface MercantilSimulator {
+  /** The base URL to give the connector: {url}/mercantil-banco/sandbox/v1. */
+  baseUrl: string;
+  calls(operation?: MercantilCall['operation']): MercantilCall[];
+  /** The next `count` calls of `operation` meet `fault`: held past any deadline (the pay is still made), 503, or the connection dropped. */
+  injectFault(operation: MercantilCall['operation'], fault: MercantilFault, count?: number): void;
+  close(): Promise<void>;
+}
+
+interface Charge {
+  invoice: string;
+  status: 'approved' | 'rejected';
+  reference: string;
+  amount: number;
+  method: string;
+  lastFour: string;
+  customerId: string;
+  date: string;
+  at: string;
+}
+
+type Reply = { status: number; body: Record<string, unknown> };
+
+/** How long a "timeout" answer is held: longer than any connector deadline, short enough to end. */
+const HOLD_MS = 60_000;
+
+const errorList = (status: number, code: string, description: string): Reply => ({ status, body: { error_list: [{ error_code: code, description }] } });
+
+export async function startMercantilSimulator({ clock, credentials = SIMULATOR_TEST_CREDENTIALS }: { clock: Clock; credentials?: MercantilCredentials }): Promise<MercantilSimulator> {
+  const charges = new Map<string, Charge>();
+  const calls: MercantilCall[] = [];
+  const faults: { operation: MercantilCall['operation']; fault: MercantilFault }[] = [];
+  const held = new Set<ServerResponse>();
+  const merchantIdentify = { integratorId: credentials.integratorId, merchantId: credentials.merchantId, terminalId: credentials.terminalId };
+  const vet = () => `${new Date(clock.now() - 4 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ')} VET`;
+  const decrypt = (value: unknown): string | null => {
+    try {
+      return typeof value === 'string' ? decryptField(value, credentials.secretKey) : null;
+    } catch {
+      return null;
+    }
+  };
+  const sameMerchant = (body: Record<string, unknown>) => {
+    const m = body.merchant_identify as Record<string, unknown> | undefined;
+    return m?.integratorId === merchantIdentify.integratorId && m.merchantId === merchantIdentify.merchantId && m.terminalId === merchantIdentify.terminalId;
+  };
+
+  const getauth = (body: Record<string, unknown>): Reply => {
+    const info = body.transaction_authInfo as Record<string, unknown> | undefined;
+    if (info?.trx_type !== 'solaut' || info.payment_method !== 'tdd') return errorList(400, SIMULATOR_CODES.FORMAT, 'Formato de la solicitud inválido');
+    const { debit } = MERCANTIL_TEST_DATA;
+    if (info.card_number !== debit.cardNumber || !(debit.customerIds as readonly unknown[]).includes(info.customer_id)) {
+      return errorList(400, SIMULATOR_CODES.CARD_REFUSED, 'Tarjeta no autorizada');
+    }
+    const enc = (text: string) => encryptField(text, credentials.secretKey);
+    return {
+      status: 200,
+      body: {
+        merchant_identify: merchantIdentify,
+        authentication_info: {
+          processing_date: vet(),
+          trx_status: 'approved',
+          trx_type: 'solaut',
+          payment_method: 'tdd',
+          twofactor_type: enc('clavetelefonica'),
+          twofactor_label: enc('Clave telefónica'),
+          twofactor_field_type: enc('numeric'),
+          twofactor_lenght: enc(String(debit.otp.length)),
+        },
+      },
+    };
+  };
+
+  /** Judges a payment once per invoice; the bank's expiry field is accepted plain or encrypted (its samples do both). */
+  const pay = (body: Record<string, unknown>): Reply => {
+    const t = body.transaction as Record<string, unknown> | undefined;
+    const amount = Number(t?.amount);
+    if (!t || t.trx_type !== 'compra' || typeof t.invoice_number !== 'string' || !/^\d+$/.test(t.invoice_number) || !(amount > 0) || t.currency !== 'ves') {
+      return errorList(400, SIMULATOR_CODES.FORMAT, 'Formato de la solicitud inválido');
+    }
+    if (charges.has(t.invoice_number)) return errorList(409, SIMULATOR_CODES.DUPLICATE_INVOICE, 'Número de factura duplicado');
+    const cvv = decrypt(t.cvv);
+    const expiration = typeof t.expiration_date === 'string' && /^\d{4}\/\d{2}$/.test(t.expiration_date) ? t.expiration_date : decrypt(t.expiration_date);
+    const card = t.payment_method === 'tdd' ? MERCANTIL_TEST_DATA.debit : t.payment_method === 'tdc' ? MERCANTIL_TEST_DATA.credit : null;
+    let refusal: Reply | null = null;
+    if (!card || t.card_number !== card.cardNumber || expiration !== card.expiration) refusal = errorList(402, SIMULATOR_CODES.CARD_REFUSED, 'Tarjeta no autorizada');
+    else if (cvv !== card.cvv) refusal = errorList(402, SIMULATOR_CODES.WRONG_CVV, 'CVV inválido');
+    else if (t.payment_method === 'tdd' && (decrypt(t.twofactor_auth) !== MERCANTIL_TEST_DATA.debit.otp || t.account_type !== MERCANTIL_TEST_DATA.debit.accountType)) {
+      refusal = errorList(402, SIMULATOR_CODES.WRONG_OTP, 'Clave de autenticación inválida');
+    }
+    const charge: Charge = {
+      invoice: t.invoice_number,
+      status: refusal ? 'rejected' : 'approved',
+      reference: refusal ? '' : randomToken(13).replace(/\D/g, '').padEnd(13, '7').slice(0, 13),
+      amount,
+      method: String(t.payment_method),
+      lastFour: String(t.card_number ?? '').slice(-4),
+      customerId: String(t.customer_id ?? ''),
+      date: processingDate(new Date(clock.now())),
+      at: vet(),
+    };
+    charges.set(charge.invoice, charge);
+    return refusal ?? { status: 200, body: { merchant_identify: merchantIdentify, transaction_response: record(charge) } };
+  };
+
+  const record = (c: Charge) => ({
+    processing_date: c.at,
+    trx_status: c.status,
+    payment_reference: c.reference,
+    trx_internal_status: c.status === 'approved' ? '0000' : SIMULATOR_CODES.CARD_REFUSED,
+    trx_type: 'compra',
+    payment_method: c.method,
+    invoice_number: c.invoice,
+    amount: c.amount,
+    currency: 'ves',
+  });
+
+  const search = (body: Record<string, unknown>): Reply => {
+    const by = body.search_by as Record<string, unknown> | undefined;
+    if (by?.search_criteria !== 'unique' || typeof by.invoice_number !== 'string') return errorList(400, SIMULATOR_CODES.FORMAT, 'Formato de la solicitud inválido');
+    const found = charges.get(by.invoice_number);
+    const list = found && (!by.procesing_date || by.procesing_date === found.date) ? [{ ...record(found), card_number: `${'*'.repeat(12)}${found.lastFour}`, customer_id: found.customerId }] : [];
+    return { status: 200, body: { merchant_identify: merchantIdentify, transaction_list: list } };
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<Reply | null> => {
+    const raw = await readBody(req);
+    const path = new URL(req.url ?? '/', 'http://bank').pathname;
+    const operation = path.startsWith(`${MERCANTIL_SANDBOX_PATH}/payment/`) ? path.slice(`${MERCANTIL_SANDBOX_PATH}/payment/`.length) : '';
+    if (req.method !== 'POST' || (operation !== 'getauth' && operation !== 'pay' && operation !== 'search')) {
+      return { status: 404, body: { httpCode: '404', httpMessage: 'Not Found', moreInformation: 'No resources match requested URI' } };
+    }
+    let body: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(raw || '{}');
+      body = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+    } catch {
+      return errorList(400, SIMULATOR_CODES.FORMAT, 'Formato de la solicitud inválido');
+    }
+    const clientId = req.headers['x-ibm-client-id'] as string | undefined;
+    const invoice = ((body.transaction ?? body.search_by) as Record<string, unknown> | undefined)?.invoice_number;
+    calls.push({ operation, invoice: typeof invoice === 'string' ? invoice : null, body, clientId });
+    const faultAt = faults.findIndex((f) => f.operation === operation);
+    const fault = faultAt >= 0 ? faults.splice(faultAt, 1)[0]!.fault : null;
+    if (fault === 'drop') {
+      res.destroy();
+      return null;
+    }
+    if (fault === 'server_error') return { status: 503, body: { httpCode: '503', httpMessage: 'Service Unavailable', moreInformation: 'The backend service is unavailable' } };
+    // The IBM gateway refuses an unknown client id before the bank sees the request.
+    if (clientId !== credentials.clientId) return { status: 401, body: { httpCode: '401', httpMessage: 'Unauthorized', moreInformation: 'Invalid client id or secret.' } };
+    if (!sameMerchant(body)) return errorList(401, SIMULATOR_CODES.MERCHANT_UNKNOWN, 'Comercio no autorizado');
+    const reply = operation === 'getauth' ? getauth(body) : operation === 'pay' ? pay(body) : search(body);
+    if (fault === 'timeout') {
+      held.add(res);
+      await new Promise((r) => setTimeout(r, HOLD_MS).unref());
+      held.delete(res);
+    }
+    return reply;
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res)
+      .then((reply) => {
+        if (!reply || res.destroyed) return;
+        res.writeHead(reply.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(reply.body));
+      })
+      .catch(() => {
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    baseUrl: `${url}${MERCANTIL_SANDBOX_PATH}`,
+    calls: (operation) => calls.filter((c) => !operation || c.operation === operation),
+    injectFault: (operation, fault, count = 1) => {
+      for (let i = 0; i < count; i++) faults.push({ operation, fault });
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const res of held) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

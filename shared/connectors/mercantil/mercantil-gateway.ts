@@ -1,0 +1,144 @@
+/**
+ * The PaymentGateway of Banco Mercantil's card API: credit cards (tdc) are paid with one `pay`; debit cards (tdd) ask
+ * `getauth` first (session otp_requested) and are paid with `pay` carrying the card, its CVV and the buyer's code
+ * together once the buyer gives it (OtpConfirmation). `search` by our invoice is the only status read. The bank
+ * publishes no card refund or void: the capabilities say so and the refund flow answers 409 before reaching here.
+ */
+import { SERVICE_CODES } from '../../domain/decline-codes.ts';
+import { bankRequest, type BankReply } from '../../gateways/bank-http.ts';
+import {
+  GatewayTimeoutError,
+  GatewayUnavailableError,
+  type BankAccount,
+  type ChargeReference,
+  type GatewayOutcome,
+  type PayerClient,
+  type PaymentGateway,
+} from '../../gateways/payment-gateway.ts';
+import type { GatewayUrls } from '../connector.ts';
+import { MercantilCredentialsSchema, type MercantilCredentials } from './credentials.ts';
+import { getauthOutcome, MERCANTIL_CODES, payOutcome, REASONS, searchOutcome } from './outcomes.ts';
+import { bolivares, getauthBody, invoiceNumber, paymentMethod, payBody, searchBody, type PayInput } from './requests.ts';
+import { PATHS } from './wire.ts';
+
+/** Status reads are repeated this many times on a network error or a 5xx. */
+const SEARCH_RETRIES = 2;
+
+/** Who asks when no buyer does (a reconciliation): the bank's samples always send client_identify; its docs say nothing of this case. */
+const SERVICE_CLIENT: PayerClient = { ipAddress: '', userAgent: 'svc-payments reconciliation' };
+
+const failed = (code: string, detail: string): GatewayOutcome => ({ kind: 'failed', code, detail, reason: REASONS.failed });
+
+export interface MercantilOptions {
+  urls: GatewayUrls;
+  timeoutMs: number;
+}
+
+/**
+ * @example
+ * const gateway = mercantilGateway({ urls: { live: 'https://apimbu.mercantilbanco.com/mercantil-banco/prod/v1', test: '.../sandbox/v1' }, timeoutMs: 8000 });
+ */
+export function mercantilGateway(options: MercantilOptions): PaymentGateway {
+  const post = (account: BankAccount, credentials: MercantilCredentials, path: string, body: unknown, retries = 0): Promise<BankReply> =>
+    bankRequest({
+      method: 'POST',
+      url: `${options.urls[account.environment].replace(/\/+$/, '')}${path}`,
+      body,
+      headers: { 'X-IBM-Client-Id': credentials.clientId },
+      timeoutMs: options.timeoutMs,
+      retries,
+    });
+
+  /** The bank's record of a charge; throws GatewayUnavailableError when the bank cannot say. */
+  const record = async (account: BankAccount, credentials: MercantilCredentials, reference: ChargeReference, client: PayerClient, amount?: string) => {
+    const chargedAt = reference.chargedAt ? new Date(reference.chargedAt) : new Date();
+    const reply = await post(account, credentials, PATHS.search, searchBody(credentials, client, reference.transactionReference, chargedAt), SEARCH_RETRIES);
+    const outcome = searchOutcome(reply, invoiceNumber(reference.transactionReference), amount);
+    if (!outcome) throw new GatewayUnavailableError(`Mercantil's search did not answer with a record list (HTTP ${reply.status}).`);
+    return outcome;
+  };
+
+  /**
+   * A `pay`, sent once: a timeout leaves it unknown (pending, settled by search later); a 5xx or a dropped connection
+   * is settled by searching at once; a refusal is checked against the bank's record, so a repeat of an invoice the
+   * bank already paid answers that approval instead of a duplicate-invoice error.
+   */
+  const pay = async (account: BankAccount, credentials: MercantilCredentials, reference: ChargeReference, input: PayInput): Promise<GatewayOutcome> => {
+    const amount = bolivares(input.amountMinor);
+    const read = () => record(account, credentials, { ...reference, chargedAt: new Date().toISOString() }, input.client, amount);
+    try {
+      const reply = await post(account, credentials, PATHS.pay, payBody(credentials, input));
+      if (reply.status < 500) {
+        const outcome = payOutcome(reply);
+        if (outcome.kind !== 'declined') return outcome;
+        const known = await read().catch(() => null);
+        return known?.kind === 'approved' ? known : outcome;
+      }
+    } catch (error) {
+      if (error instanceof GatewayTimeoutError) return { kind: 'unknown', detail: error.message };
+      if (!(error instanceof GatewayUnavailableError)) throw error;
+    }
+    try {
+      const known = await read();
+      return known.kind === 'not_found' ? failed(SERVICE_CODES.PROCESSOR_UNAVAILABLE, 'Mercantil failed to process the payment and has no record of it.') : known;
+    } catch (error) {
+      if (!(error instanceof GatewayUnavailableError)) throw error;
+      return { kind: 'unknown', detail: `Mercantil failed and its record could not be read: ${error.message}` };
+    }
+  };
+
+  return {
+    id: 'mercantil',
+    async charge(request, account) {
+      const credentials = credentialsOf(account);
+      if (!credentials) return failed(MERCANTIL_CODES.CREDENTIALS_INVALID, 'The loaded Mercantil credentials do not match the connector schema.');
+      if (!request.client) return failed(MERCANTIL_CODES.GATEWAY_ERROR, "Mercantil needs the buyer's IP address and browser agent (client_identify).");
+      if (paymentMethod(request.payment.card.number) === 'tdc') {
+        return pay(account, credentials, request, { transactionReference: request.transactionReference, amountMinor: request.amountMinor, payment: request.payment, client: request.client });
+      }
+      // Debit: getauth asks the bank which second factor the buyer gives (today the clave telefónica); it moves no money.
+      try {
+        return getauthOutcome(await post(account, credentials, PATHS.getauth, getauthBody(credentials, request.client, request.payment)));
+      } catch (error) {
+        if (!(error instanceof GatewayUnavailableError)) throw error;
+        return failed(SERVICE_CODES.PROCESSOR_UNAVAILABLE, `Mercantil did not answer getauth: ${error.message}`);
+      }
+    },
+    // The bank checks the code only inside `pay`: here only its shape, so a typo costs an entry, not an attempt.
+    verifyOtp: async (_reference, code) => (/^\d{4,12}$/.test(code) ? 'valid' : 'invalid'),
+    async authorize(reference, account, confirmation) {
+      const credentials = credentialsOf(account);
+      if (!credentials) return failed(MERCANTIL_CODES.CREDENTIALS_INVALID, 'The loaded Mercantil credentials do not match the connector schema.');
+      if (!confirmation?.charge.client || !confirmation.accountType) {
+        return failed(MERCANTIL_CODES.GATEWAY_ERROR, "Mercantil's debit payment needs the card, its CVV, its account type and the buyer's browser with the code.");
+      }
+      const { charge, code, accountType } = confirmation;
+      return pay(account, credentials, reference, {
+        transactionReference: reference.transactionReference,
+        amountMinor: charge.amountMinor,
+        payment: charge.payment,
+        client: charge.client!,
+        debit: { code, accountType },
+      });
+    },
+    async chargeStatus(reference, account) {
+      const credentials = credentialsOf(account);
+      if (!credentials) throw new GatewayUnavailableError('The loaded Mercantil credentials do not match the connector schema.');
+      return record(account, credentials, reference, SERVICE_CLIENT);
+    },
+    // Never reached: the mercantil gateway declares no refunds, so a refund is refused with 409 refund_unsupported first.
+    refund: async () => ({ kind: 'failed', code: 'refund_unsupported', detail: 'Banco Mercantil publishes no refund of a card payment.' }),
+    refundStatus: async () => ({ kind: 'not_found' }),
+  };
+}
+
+/** The merchant's credentials as loaded (validated then); null when they no longer match the schema. */
+function credentialsOf(account: BankAccount): MercantilCredentials | null {
+  if (!account.credentials) return null;
+  try {
+    const parsed = MercantilCredentialsSchema.safeParse(JSON.parse(account.credentials));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
