@@ -30,7 +30,7 @@ export type KeyReference = { key: string } | { keyHash: string };
 
 /**
  * Revokes one key of this merchant; a key of another merchant is refused as if it did not exist. API calls with it
- * fail once the API's key cache has expired (30 s by default). Revoking twice is harmless.
+ * fail in every instance within KEY_REVOCATION_BOUND_MS (5 s, shared/auth/authenticator.ts). Revoking twice is harmless.
  *
  * @example
  * await revokeKey(stores, 'mer_123', { keyHash: '9f86d0…' });

@@ -26,8 +26,16 @@ export interface AuthContext {
 export const isUserToken = (authorization: string | undefined): boolean => /^Bearer\s+[\w-]+\.[\w-]+\.[\w-]+\s*$/i.test(authorization ?? '');
 
 /**
- * Resolves an API key to its merchant and mode. Both lookups are cached for a short time (30 s by default),
- * so a hot key costs no round trip; a revoked key stops working within that time.
+ * How long one instance may go on trusting what it read of a key: a key revoked or rolled anywhere (another Lambda
+ * container, the dashboard, the admin CLI) is refused by every instance within this time. The key is read again
+ * (strongly consistent) at most this often per instance: one GetItem per hot key per instance every 5 s.
+ */
+export const KEY_REVOCATION_BOUND_MS = 5_000;
+
+/**
+ * Resolves an API key to its merchant and mode. The key is cached for at most KEY_REVOCATION_BOUND_MS, the merchant
+ * for `ttlMs` (30 s by default; KEY_CACHE_SECONDS), so a hot key costs few round trips and a revoked one stops
+ * working within the bound; a shorter `ttlMs` (0 in some tests) shortens both.
  */
 export class Authenticator {
   private readonly keys: TtlCache<{ merchantId: string; mode: Mode; kind: KeyKind; active: boolean } | null>;
@@ -41,7 +49,7 @@ export class Authenticator {
     /** Dashboard users: without them, every user token is refused. */
     private readonly userAccess?: { users: UserStore; tokens: UserTokenVerifier },
   ) {
-    this.keys = new TtlCache(clock, ttlMs);
+    this.keys = new TtlCache(clock, Math.min(ttlMs, KEY_REVOCATION_BOUND_MS));
     this.merchants = new TtlCache(clock, ttlMs);
   }
 

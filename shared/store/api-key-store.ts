@@ -63,7 +63,8 @@ export function createApiKeyStore(db: DynamoDBDocumentClient, tableName: string)
   const keyItem = (record: ApiKeyRecord) => ({ ...keys.apiKey(record.keyHash), ...keys.merchantKeys(record.merchantId, record.createdAt, record.keyHash), type: 'api_key', ...record });
   return {
     async get(keyHash) {
-      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.apiKey(keyHash) }));
+      // Strongly consistent: a revocation is seen by the next read anywhere, so the key cache's lifetime is the bound.
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.apiKey(keyHash), ConsistentRead: true }));
       return Item ? toRecord(Item) : null;
     },
     async create(record) {
