@@ -138,6 +138,8 @@ export function createCognitoUserDirectory(pool: CognitoPool, client = new Cogni
       );
       return {};
     },
+    // An invitation's answer carries nothing in AWS (Cognito emails it); the email's owner gets no second invitation.
+    placeholderLogin: async () => ({}),
     async removeLogin(userId) {
       try {
         await client.send(new AdminDeleteUserCommand({ UserPoolId: pool.userPoolId, Username: userId }));

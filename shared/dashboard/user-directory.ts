@@ -44,6 +44,11 @@ export interface UserDirectory extends UserTokenVerifier {
    * Cognito emails the invitation and answers none.
    */
   createLogin(user: { id: string; email: string }): Promise<{ temporaryPassword?: string }>;
+  /**
+   * What an invitation answers for an email that already signs in to another merchant's account: no login is made
+   * (the email keeps signing in there only), and the answer looks like createLogin's, so it tells the inviter nothing.
+   */
+  placeholderLogin(): Promise<{ temporaryPassword?: string }>;
   /** The user can no longer sign in (their table item is removed as well, so their tokens stop working). */
   removeLogin(userId: string): Promise<void>;
   /** Whether sign-in asks this user for an authenticator app's code. */

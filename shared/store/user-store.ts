@@ -18,11 +18,14 @@ export interface UserStore {
   getByEmail(email: string): Promise<DashboardUser | null>;
   /** Oldest first. */
   listForMerchant(merchantId: string): Promise<DashboardUser[]>;
-  /** ConditionFailedError when the email already has an account (of any merchant) or the id is taken. */
-  create(user: DashboardUser, alsoWrite?: TransactItem[]): Promise<void>;
+  /**
+   * ConditionFailedError when the email already has an account (of any merchant) or the id is taken. `claimEmail:
+   * false` stores the user without taking the email (it stays another account's): a user that can never sign in.
+   */
+  create(user: DashboardUser, alsoWrite?: TransactItem[], options?: { claimEmail?: boolean }): Promise<void>;
   /** ConditionFailedError when there is no such user. */
   updateRole(userId: string, role: Role, alsoWrite?: TransactItem[]): Promise<DashboardUser>;
-  /** Removes the user and frees the email; ConditionFailedError when there is no such user. */
+  /** Removes the user and frees the email when it is theirs; ConditionFailedError when there is no such user. */
   remove(user: DashboardUser, alsoWrite?: TransactItem[]): Promise<void>;
   /** A transaction item that holds only while the user is still an admin: a change's guard, checked at its commit. */
   stillAdmin(userId: string): TransactItem;
@@ -67,7 +70,7 @@ export function createUserStore(db: DynamoDBDocumentClient, tableName: string): 
       const entries = await queryIndexEntries(db, tableName, { partition: keys.merchantUsers(merchantId, '', '').gsi1pk, newestFirst: false });
       return (await batchGetItems(db, tableName, entries.map(itemKeyOf))).map(toUser);
     },
-    async create(user, alsoWrite = []) {
+    async create(user, alsoWrite = [], { claimEmail = true } = {}) {
       await conditional(() =>
         db.send(
           new TransactWriteCommand({
@@ -79,7 +82,7 @@ export function createUserStore(db: DynamoDBDocumentClient, tableName: string): 
                   ConditionExpression: itemDoesNotExist,
                 },
               },
-              { Put: { TableName: tableName, Item: { ...keys.userEmail(user.email), type: 'user_email', userId: user.id }, ConditionExpression: itemDoesNotExist } },
+              ...(claimEmail ? [{ Put: { TableName: tableName, Item: { ...keys.userEmail(user.email), type: 'user_email', userId: user.id }, ConditionExpression: itemDoesNotExist } }] : []),
               ...alsoWrite,
             ],
           }),
@@ -100,12 +103,15 @@ export function createUserStore(db: DynamoDBDocumentClient, tableName: string): 
       return user!;
     },
     async remove(user, alsoWrite = []) {
+      // An email the user never took (shared/dashboard/user-admin.ts) stays with the account that has it.
+      const { Item: emailEntry } = await db.send(new GetCommand({ TableName: tableName, Key: keys.userEmail(user.email), ConsistentRead: true }));
+      const ownsEmail = emailEntry?.userId === user.id;
       await conditional(() =>
         db.send(
           new TransactWriteCommand({
             TransactItems: [
               { Delete: { TableName: tableName, Key: keys.user(user.id), ConditionExpression: itemExists } },
-              { Delete: { TableName: tableName, Key: keys.userEmail(user.email) } },
+              ...(ownsEmail ? [{ Delete: { TableName: tableName, Key: keys.userEmail(user.email) } }] : []),
               ...alsoWrite,
             ],
           }),
