@@ -22,7 +22,7 @@ import {
   type RefundRequest,
 } from '../../gateways/payment-gateway.ts';
 import { secretKeyFor, StripeCredentialsError } from './credentials.ts';
-import { chargeErrorOutcome, refundOutcome, STRIPE_CONNECTOR_CODES, stripeCode, stripeError } from './outcomes.ts';
+import { chargeErrorOutcome, refundOutcome, STRIPE_CONNECTOR_CODES, stripeCode, stripeDeclineReason, stripeError } from './outcomes.ts';
 import { stripeTransport, type StripeCall, type StripeReply } from './stripe-http.ts';
 import type { GatewayUrls } from '../connector.ts';
 import { cancelParams, captureParams, confirmParams, createIntentParams, idempotencyKeys, METADATA_KEYS, refundListParams, refundParams } from './wire.ts';
@@ -150,7 +150,7 @@ export function stripeGateway(options: { urls: GatewayUrls; timeoutMs: number })
           return cancelledOutcome();
         case 'requires_action':
           // 3-D Secure needs the buyer in Stripe.js, which this checkout does not run.
-          return { kind: 'declined', code: 'authentication_required', detail: 'The card issuer requires 3-D Secure authentication.' };
+          return { kind: 'declined', code: 'authentication_required', detail: 'The card issuer requires 3-D Secure authentication.', reason: stripeDeclineReason('authentication_required', 'declined') };
         default:
           return { kind: 'unknown', detail: `Stripe is still processing the payment (${intent.status}).` };
       }
