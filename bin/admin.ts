@@ -25,7 +25,7 @@ import { createApiKeyStore, type ApiKeyRecord, type KeyKind } from '../shared/st
 import { createDocumentClient } from '../shared/store/dynamo-client.ts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createMerchantStore } from '../shared/store/merchant-store.ts';
-import { sandboxEnvironment } from '../infra/sandbox/environment.ts';
+import { adminSandboxEnvironment } from '../infra/sandbox/environment.ts';
 import { systemClock } from '../shared/clock.ts';
 import { createCognitoUserDirectory } from '../shared/dashboard/cognito-user-directory.ts';
 import { sandboxUserDirectory } from '../shared/dashboard/local-user-directory.ts';
@@ -62,8 +62,9 @@ Commands:
   payments backfill-index [--merchant <id>]
   idempotency purge-unkeyed
 
-Without --aws it acts on the sandbox, reading the same variables as \`npm start\`: DYNAMODB_ENDPOINT (or
-DYNAMODB_PORT), TABLE_NAME and SANDBOX_DIR (local keys in <SANDBOX_DIR>/keys). With --aws it acts on the deployed
+Without --aws it acts on the sandbox that runs with SANDBOX_DIR (default .sandbox): its DynamoDB Local and table
+come from <SANDBOX_DIR>/sandbox.json, written by \`npm start\` (DYNAMODB_ENDPOINT or DYNAMODB_PORT and TABLE_NAME,
+when given, win), its local keys from <SANDBOX_DIR>/keys. With --aws it acts on the deployed
 table: TABLE_NAME and AWS_REGION, SECRETS_KMS_KEY_ARN for \`credentials load\`, and USER_POOL_ID and
 USER_POOL_CLIENT_ID (the stack's outputs) for \`users create\`, which then has Cognito email the invitation.
 --json prints exactly one JSON object on stdout. Exit codes: 0 done, 1 refused or failed, 2 usage error.`;
@@ -413,7 +414,7 @@ function openTarget(aws: boolean): Target {
       close: () => db.destroy(),
     };
   }
-  const env = sandboxEnvironment();
+  const env = adminSandboxEnvironment();
   const db = createDocumentClient({ tableName: env.tableName, endpoint: env.dynamoEndpoint });
   return {
     stores: { merchants: createMerchantStore(db, env.tableName), apiKeys: createApiKeyStore(db, env.tableName) },

@@ -8,7 +8,7 @@ import { seedSandboxAdmin } from '../shared/dashboard/sandbox-admin.ts';
 import { startDynamoLocal } from '../infra/sandbox/dynamodb-local.ts';
 import { PersistentOffsetClock } from '../infra/sandbox/persistent-clock.ts';
 import { startSandbox } from '../infra/sandbox/sandbox.ts';
-import { sandboxEnvironment } from '../infra/sandbox/environment.ts';
+import { sandboxEnvironment, writeRunningSandbox } from '../infra/sandbox/environment.ts';
 import { formatRequestLine } from '../infra/sandbox/request-log.ts';
 
 async function main() {
@@ -42,12 +42,15 @@ async function main() {
   const dashboardAdmin = await seedSandboxAdmin({ users: sandbox.deps.users, userDirectory: sandbox.userDirectory }, seeded.merchantId, join(env.dataDir, 'dashboard-admin.json'), sandbox.clock.now());
 
   const api = sandbox.url.replace('127.0.0.1', 'localhost');
+  // The admin CLI reads it to act on this sandbox's table whatever its ports (docs/operations.md).
+  writeRunningSandbox(env.dataDir, { url: api, dynamoEndpoint: dynamo.endpoint, tableName: env.tableName });
   console.log(`
 svc sandbox is running.
 
   API:       ${api}/v1
   Checkout:  ${api}/checkout?session=<reference>
-  OpenAPI:   ${api}/v1/openapi.json   (reference: ${api}/docs)
+  Docs:      ${api}/docs/   (every error's docUrl opens its entry here)
+  OpenAPI:   ${api}/v1/openapi.json   (interactive reference: ${api}/docs/openapi/)
   Activity:  ${api}/__sandbox/?merchant=${seeded.merchantId}   (recent sessions, transactions, webhooks)
   DynamoDB:  ${dynamo.endpoint} (table ${env.tableName}, data in ${env.dataDir}/)
 

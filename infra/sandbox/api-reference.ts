@@ -1,17 +1,18 @@
 /**
- * The sandbox's HTML API reference at /docs: Swagger UI (the swagger-ui-dist package, served from node_modules, so
- * it works offline: no CDN) over the sandbox's own GET /v1/openapi.json.
+ * The sandbox's interactive API reference at /docs/openapi/: Swagger UI (the swagger-ui-dist package, served from
+ * node_modules, so it works offline: no CDN) over the sandbox's own GET /v1/openapi.json, beside the rendered docs
+ * at /docs/ (docs-pages.ts).
  *
  * @example
  * const serve = serveApiReference();
- * serve('GET', '/docs/'); // the page, or null when the path is not the reference's
+ * serve('GET', '/docs/openapi/'); // the page, or null when the path is not the reference's
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-export const API_REFERENCE_PATH = '/docs';
+export const API_REFERENCE_PATH = '/docs/openapi';
 
 const PAGE = `<!doctype html>
 <html lang="en">

@@ -5,6 +5,7 @@ import { createFingerprinter, createSecretBox } from '../../shared/crypto/create
 import { sandboxUserDirectory, type LocalUserDirectory } from '../../shared/dashboard/local-user-directory.ts';
 import { createDeps, type Deps } from '../../shared/deps.ts';
 import { createGatewayRegistry, DEFAULT_GATEWAY_TIMEOUT_MS } from '../../shared/gateways/gateway-registry.ts';
+import { docsBaseUrlAt } from '../../shared/http/request-id.ts';
 import { createDocumentClient } from '../../shared/store/dynamo-client.ts';
 import type { InstrumentableClient } from '../../shared/observability/call-counter.ts';
 import { startSandboxBank, type SandboxBank } from './bank/sandbox-bank.ts';
@@ -34,7 +35,7 @@ export interface SandboxOptions {
   logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
   /** Called with every API request once answered (npm start prints one line each). */
   onRequest?: (entry: RequestLogEntry) => void;
-  /** Base of each error's docUrl; default README.md. */
+  /** Base of each error's docUrl (DOCS_BASE_URL); default this sandbox's own errors page, <url>/docs/errors. */
   docsBaseUrl?: string;
   /** Deadline of one call to the sandbox bank; tests shorten it to cross the timeout card quickly. */
   gatewayTimeoutMs?: number;
@@ -127,6 +128,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const server = await startSandboxServer({ deps, clock, port: options.port, host: options.host, onRequest: options.onRequest, bank });
   // The port is known only once listening; the checkout lives on the same origin.
   config.checkoutBaseUrl = options.checkoutBaseUrl ?? server.url.replace('127.0.0.1', 'localhost');
+  // Its own docs, served at /docs: each error's docUrl opens its entry in this sandbox (docs/errors.md).
+  config.docsBaseUrl = options.docsBaseUrl ?? docsBaseUrlAt(server.url.replace('127.0.0.1', 'localhost'));
   return {
     url: server.url,
     deps,

@@ -11,7 +11,9 @@ import { routes, type RouteDefinition } from '../../shared/routes.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 import { buildCheckout } from '../../checkout/build.ts';
 import { serveCheckout } from '../../checkout/serve-checkout.ts';
+import { buildDocsSite } from '../docs-site.ts';
 import { serveApiReference } from './api-reference.ts';
+import { serveDocs } from './docs-pages.ts';
 import { demandReverification, REVERIFICATION_PATH } from './bank-controls.ts';
 import type { SandboxBank } from './bank/sandbox-bank.ts';
 import { buildDashboard } from '../../dashboard/build.ts';
@@ -113,7 +115,8 @@ export async function startSandboxServer({
 }): Promise<SandboxServer> {
   const compiled = await loadRoutes(deps);
   const requests = new RequestLog();
-  const docsBaseUrl = deps.config.docsBaseUrl ?? DEFAULT_DOCS_BASE_URL;
+  // Read at each answer: the sandbox knows its own docs address (its port) only once listening.
+  const docsBaseUrl = () => deps.config.docsBaseUrl ?? DEFAULT_DOCS_BASE_URL;
   /** Every answer, the sandbox's own (404, 405, 413, clock) as well as the handlers', carries the request's id. */
   const exchangeOf = (req: IncomingMessage): Exchange => {
     const at = new Date(clock.now()).toISOString();
@@ -124,7 +127,7 @@ export async function startSandboxServer({
       apiRequestId,
       merchantId: null,
       answered(result) {
-        const answer = withRequestId(result, requestId, docsBaseUrl);
+        const answer = withRequestId(result, requestId, docsBaseUrl());
         if (isApiAnswer(answer.statusCode, answer.headers?.['Content-Type'] as string | undefined)) {
           const entry = { at, method: req.method ?? 'GET', path: req.url ?? '/', status: answer.statusCode, requestId, code: errorCodeOf(answer), durationMs: Math.round(performance.now() - started), merchantId: exchange.merchantId };
           requests.add(entry);
@@ -138,6 +141,7 @@ export async function startSandboxServer({
   // A fresh build of the checkout page at every start, kept in memory (esbuild: well under a second).
   const checkoutPage = serveCheckout(buildCheckout());
   const apiReference = serveApiReference();
+  const docsPages = serveDocs(buildDocsSite());
   const dashboardPage = serveDashboard(buildDashboard());
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -157,7 +161,7 @@ export async function startSandboxServer({
     if (url.pathname === '/__sandbox/' && req.method === 'GET') return send(res, await sandboxPage(deps, url.searchParams, clock.now(), requests.recent()));
     const resend = req.method === 'POST' ? RESEND_PATH.exec(url.pathname) : null;
     if (resend) return send(res, crossSiteRefusal(req, { json: false }) ?? (await resendFromPage(deps, resend[1]!, body, req.headers['sec-fetch-site'] as string | undefined)));
-    const page = checkoutPage(req.method ?? 'GET', url.pathname) ?? dashboardPage(req.method ?? 'GET', url.pathname) ?? apiReference(req.method ?? 'GET', url.pathname);
+    const page = checkoutPage(req.method ?? 'GET', url.pathname) ?? dashboardPage(req.method ?? 'GET', url.pathname) ?? apiReference(req.method ?? 'GET', url.pathname) ?? docsPages(req.method ?? 'GET', url.pathname);
     if (page) return send(res, page);
 
     const onPath = compiled.map((r) => ({ r, m: r.pattern.exec(url.pathname) })).filter((x) => x.m);

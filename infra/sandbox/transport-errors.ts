@@ -85,7 +85,7 @@ function parserRefusal(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): A
  * const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler);
  * answerParserErrors(server, docsBaseUrl);
  */
-export function answerParserErrors(server: Server, docsBaseUrl: string): void {
+export function answerParserErrors(server: Server, docsBaseUrl: () => string): void {
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     // A client already gone, or an answer already under way on this connection: there is nobody to answer.
     const underway = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
@@ -93,6 +93,6 @@ export function answerParserErrors(server: Server, docsBaseUrl: string): void {
       socket.destroy();
       return;
     }
-    socket.end(serialise(withRequestId(parserRefusal(error), requestIdFor(randomUUID()), docsBaseUrl)));
+    socket.end(serialise(withRequestId(parserRefusal(error), requestIdFor(randomUUID()), docsBaseUrl())));
   });
 }

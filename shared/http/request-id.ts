@@ -1,6 +1,6 @@
 /**
- * Request ids: every answer of the API carries `Request-Id`, and an error body carries it too (`requestId`) with a
- * link to the error's entry in the README (`docUrl`), so a developer can quote the id to support and read the fix.
+ * Request ids: every answer of the API carries `Request-Id`, and an error body carries it too (`requestId`) with an
+ * absolute link to the error's entry in the docs (`docUrl`), so a developer can quote the id to support and read the fix.
  * The id is API Gateway's own request id (`req_` + `$context.requestId`): the same one its access logs, the
  * gateway's own error answers (infra/gateway-responses.ts) and every log line of the request carry.
  */
@@ -8,8 +8,22 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 
 export const REQUEST_ID_HEADER = 'Request-Id';
 
-/** Where docUrl points unless DOCS_BASE_URL says otherwise: the README of this repository, whose Errors table has an anchor per code. */
-export const DEFAULT_DOCS_BASE_URL = 'README.md';
+/** The docs page whose table has an anchor per error code (docs/errors.md), where the docs are served. */
+export const ERRORS_DOC_PATH = '/docs/errors';
+
+/**
+ * The errors page of docs served at an origin: the sandbox serves them itself, AWS with the dashboard's site.
+ *
+ * @example
+ * docsBaseUrlAt('http://localhost:4010') // 'http://localhost:4010/docs/errors'
+ */
+export const docsBaseUrlAt = (origin: string): string => `${origin}${ERRORS_DOC_PATH}`;
+
+/**
+ * Where docUrl points when nothing says otherwise (DOCS_BASE_URL unset): the errors page of a sandbox at its
+ * default address. The sandbox sets its own address and the stack the dashboard site's (docs/errors.md).
+ */
+export const DEFAULT_DOCS_BASE_URL = docsBaseUrlAt('http://localhost:4010');
 
 /**
  * The request id of an API Gateway request; the Lambda request id when invoked without API Gateway.
@@ -24,10 +38,10 @@ export const requestIdOf = (event: Pick<APIGatewayProxyEvent, 'requestContext'>,
 export const requestIdFor = (apiGatewayRequestId: string): string => `req_${apiGatewayRequestId}`;
 
 /**
- * The README entry of an error code: its row in the "## Errors" table carries `<a id="error-<code>">`.
+ * The docs entry of an error code: its row in the table of docs/errors.md carries `<a id="error-<code>">`.
  *
  * @example
- * docUrlFor('https://example.com/svc/README.md', 'parameter_invalid') // 'https://example.com/svc/README.md#error-parameter_invalid'
+ * docUrlFor('http://localhost:4010/docs/errors', 'parameter_invalid') // 'http://localhost:4010/docs/errors#error-parameter_invalid'
  */
 export const docUrlFor = (docsBaseUrl: string, code: string): string => `${docsBaseUrl}#error-${code}`;
 

@@ -34,7 +34,7 @@ const idempotencyHeader = (required: boolean) =>
   });
 
 const retryAfter = { 'Retry-After': { description: 'Whole seconds to wait.', schema: { type: 'integer' as const } } };
-/** On every answer, success or error (README "Request ids"). */
+/** On every answer, success or error (docs/errors.md, "Request ids"). */
 const requestIdHeader = { 'Request-Id': { description: "The request's id (req_...): quote it to support; error bodies carry it as requestId.", schema: { type: 'string' as const } } };
 
 /** An example body of an error status: its first documented code, in the one error shape. */

@@ -13,27 +13,30 @@ export const ErrorSchema = z
       .optional()
       .meta({ description: 'Invalid input (400 parameter_*): every problem of the path, query and body; the first is also message, field and code.' }),
     requestId: z.string().meta({ description: 'The Request-Id of the answer: quote it to support.', example: 'req_4a7c2f0e-58f1-4b43-9d0c-2d6f0c8e1b3a' }),
-    docUrl: z.string().meta({ description: "The code's entry in the README's error table (<DOCS_BASE_URL>#error-<code>)." }),
+    docUrl: z.string().meta({ description: "Absolute URL of the code's entry in the docs' error catalogue (<DOCS_BASE_URL>#error-<code>; in the sandbox http://localhost:4010/docs/errors#error-<code>)." }),
   })
   .meta({
     id: 'Error',
     example: {
       statusCode: 400,
       error: 'Bad Request',
-      message: 'Invalid amountMinor: Too small: expected number to be >=1',
+      message: 'Invalid amountMinor: amounts are integers in minor units (cents): 10.50 is 1050.',
       code: 'parameter_invalid',
       field: 'amountMinor',
-      errors: [{ param: 'amountMinor', code: 'parameter_invalid', message: 'Invalid amountMinor: Too small: expected number to be >=1' }],
+      errors: [
+        { param: 'amountMinor', code: 'parameter_invalid', message: 'Invalid amountMinor: amounts are integers in minor units (cents): 10.50 is 1050.' },
+        { param: 'currency', code: 'parameter_missing', message: 'Missing required parameter: currency.' },
+      ],
       requestId: 'req_4a7c2f0e-58f1-4b43-9d0c-2d6f0c8e1b3a',
-      docUrl: 'README.md#error-parameter_invalid',
+      docUrl: 'http://localhost:4010/docs/errors#error-parameter_invalid',
     },
   });
 
-/** Largest `limit` of a cursor list (README "Lists"). */
+/** Largest `limit` of a cursor list (docs/api.md, "Lists"). */
 export const MAX_LIST_LIMIT = 100;
 
 /**
- * The envelope of the lists the spec leaves open (README "Lists"): a page of `data`, whether more follow, and the
+ * The envelope of the lists the spec leaves open (docs/api.md, "Lists"): a page of `data`, whether more follow, and the
  * cursor to send as startingAfter for the next page.
  */
 export const cursorListSchema = <T extends z.ZodType>(item: T, id: string) =>
@@ -75,7 +78,7 @@ const metadataKey = z
   .regex(/^[^\u0000-\u001F\u007F[\]]+$/, { error: 'metadata keys must not contain control characters or square brackets' });
 
 /**
- * The merchant's own key-value pairs (README "Metadata"): up to 20 keys of at most 40 characters, string values of
+ * The merchant's own key-value pairs (docs/api.md, "Metadata"): up to 20 keys of at most 40 characters, string values of
  * at most 500 characters, 8 KiB (UTF-8) in all. A problem names its key: field metadata.<key>.
  */
 export const MetadataInputSchema = z

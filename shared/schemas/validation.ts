@@ -1,3 +1,4 @@
+import { distance } from 'fastest-levenshtein';
 import type * as z from 'zod';
 import { ValidationError, type FieldProblem } from '../errors.ts';
 
@@ -8,7 +9,9 @@ export type InputCheck<T> = { ok: true; data: T } | { ok: false; problems: Field
 
 /**
  * Validates one part of a request. Each problem gets a machine code (parameter_missing, parameter_unknown or
- * parameter_invalid) and names its parameter; they are all reported, not only the first.
+ * parameter_invalid) and names its parameter; they are all reported, not only the first. An unknown field close to
+ * a known one comes first, with its suggestion: a typo explains the parameter_missing it causes, so the message
+ * names the cause (docs/errors.md, "Messages that teach").
  *
  * @example
  * const checked = checkInput(CreateSessionBodySchema, event.body, 'body');
@@ -17,7 +20,9 @@ export type InputCheck<T> = { ok: true; data: T } | { ok: false; problems: Field
 export function checkInput<S extends z.ZodType>(schema: S, value: unknown, location: InputLocation): InputCheck<z.output<S>> {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return { ok: true, data: result.data };
-  return { ok: false, problems: result.error.issues.flatMap((issue) => problemsOf(issue, location)) };
+  const problems = result.error.issues.flatMap((issue) => problemsOf(issue, location, schema));
+  const suggested = (p: FieldProblem) => p.code === 'parameter_unknown' && p.message.includes('Did you mean');
+  return { ok: false, problems: [...problems.filter(suggested), ...problems.filter((p) => !suggested(p))] };
 }
 
 /** The 400 of invalid input: every problem in `errors`, the first also as message, field and code (as before `errors`). */
@@ -33,12 +38,15 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, locat
   return checked.data;
 }
 
-function problemsOf(issue: z.core.$ZodIssue, location: InputLocation): FieldProblem[] {
+function problemsOf(issue: z.core.$ZodIssue, location: InputLocation, schema: z.ZodType): FieldProblem[] {
   const prefix = location === 'body' ? [] : [location];
   if (issue.code === 'unrecognized_keys') {
+    const sent = issue.input !== null && typeof issue.input === 'object' ? Object.keys(issue.input) : [];
+    const known = fieldsAt(schema, issue.path).filter((field) => !sent.includes(field));
     return issue.keys.map((key) => {
       const param = [...prefix, ...issue.path.map(String), key].join('.');
-      return { param, code: 'parameter_unknown', message: `Unknown parameter: ${param}.` };
+      const suggestion = closestField(key, known);
+      return { param, code: 'parameter_unknown', message: `Unknown parameter: ${param}.${suggestion ? ` Did you mean ${suggestion}?` : ''}` };
     });
   }
   const param = [...prefix, ...issue.path.map(String)].join('.') || undefined;
@@ -49,5 +57,60 @@ function problemsOf(issue: z.core.$ZodIssue, location: InputLocation): FieldProb
   if (location === 'body' && issue.path.length === 0) {
     return [{ code: 'parameter_invalid', message: 'The request body must be a JSON object.' }];
   }
-  return [{ param, code: 'parameter_invalid', message: param ? `Invalid ${param}: ${issue.message}` : issue.message }];
+  const hint = issue.code === 'invalid_type' && isAmountField(issue.path) ? amountHint(issue.input) : null;
+  return [{ param, code: 'parameter_invalid', message: param ? `Invalid ${param}: ${hint ?? issue.message}` : issue.message }];
+}
+
+/** Money fields are named <something>Minor (amountMinor): integers in the currency's smallest unit. */
+const isAmountField = (path: PropertyKey[]) => /Minor$/.test(String(path.at(-1) ?? ''));
+
+/**
+ * What to send instead of a fractional or quoted amount, as the value sent converted to minor units; null for a
+ * whole number (its own rule, such as the range, says what is wrong).
+ *
+ * @example
+ * amountHint(10.5) // 'amounts are integers in minor units (cents): 10.50 is 1050.'
+ */
+function amountHint(input: unknown): string | null {
+  const rule = 'amounts are integers in minor units (cents)';
+  const example = (major: number) => `${(Math.round(major * 100) / 100).toFixed(2)} is ${Math.round(major * 100)}`;
+  if (typeof input === 'number') return Number.isInteger(input) || !Number.isFinite(input) ? null : `${rule}: ${example(input)}.`;
+  const asJson = `${rule}, sent as JSON numbers`;
+  if (typeof input === 'string' && /^-?\d{1,15}$/.test(input.trim())) return `${asJson}: send ${input.trim()}, not "${input}".`;
+  if (typeof input === 'string' && /^-?\d{1,13}\.\d+$/.test(input.trim())) return `${asJson}: "${input}" is ${Math.round(Number(input) * 100)}.`;
+  return `${asJson}: ${example(10.5)}.`;
+}
+
+/** The field names of the object at `path` inside a schema (through optional, nullable, default and pipes); [] when not an object. */
+function fieldsAt(schema: z.ZodType, issuePath: PropertyKey[]): string[] {
+  const path = [...issuePath];
+  let current: z.core.$ZodType | undefined = schema;
+  while (current) {
+    const def = current._zod.def as unknown as { type: string; innerType?: z.core.$ZodType; in?: z.core.$ZodType; shape?: Record<string, z.core.$ZodType>; element?: z.core.$ZodType };
+    if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') current = def.innerType;
+    else if (def.type === 'pipe') current = def.in;
+    else if (path.length === 0) return def.type === 'object' && def.shape ? Object.keys(def.shape) : [];
+    else if (def.type === 'object' && def.shape) current = def.shape[String(path.shift())];
+    else if (def.type === 'array' && typeof path[0] === 'number') (path.shift(), (current = def.element));
+    else return [];
+  }
+  return [];
+}
+
+/**
+ * The known field an unknown name most likely meant: the same name in another case, a name it starts (amount for
+ * amountMinor) or ends, or one at most two edits away; null when none is that close.
+ */
+function closestField(name: string, known: string[]): string | null {
+  const lower = name.toLowerCase();
+  const close = known
+    .map((field) => {
+      const other = field.toLowerCase();
+      const edits = distance(lower, other);
+      const affix = lower.length >= 4 && (other.startsWith(lower) || lower.startsWith(other));
+      return { field, edits, close: edits === 0 || edits <= 2 || affix };
+    })
+    .filter((c) => c.close)
+    .sort((a, b) => a.edits - b.edits);
+  return close[0]?.field ?? null;
 }

@@ -6,8 +6,8 @@ import { CHROMIUM_PATH, DESKTOP, WAIT, WAIT_MS } from './support/checkout-browse
 
 const ARTIFACTS_DIR = 'test-artifacts/docs';
 
-/** The sandbox's HTML reference at /docs renders the served document with the network cut off: nothing from a CDN. */
-describe('the API reference at /docs', { timeout: 180_000 }, () => {
+/** The sandbox's interactive reference at /docs/openapi/ renders the served document with the network cut off: nothing from a CDN. */
+describe('the API reference at /docs/openapi/', { timeout: 180_000 }, () => {
   let sandbox: TestSandbox;
   let browser: Browser;
   beforeAll(async () => {
@@ -36,7 +36,7 @@ describe('the API reference at /docs', { timeout: 180_000 }, () => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${sandbox.url}/docs`);
+    await page.goto(`${sandbox.url}/docs/openapi`);
     await page.getByText('POST', { exact: true }).first().waitFor(WAIT);
     await expect.poll(() => page.locator('.opblock').count(), WAIT).toBeGreaterThan(20);
     await page.getByText('/v1/sessions', { exact: true }).first().waitFor(WAIT);

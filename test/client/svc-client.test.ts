@@ -6,6 +6,7 @@ import { checkoutCharge } from '../support/checkout.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 import { startReceiver, type TestReceiver } from '../support/webhook-receiver.ts';
 import { responseValidator } from '../openapi/response-validator.ts';
+import { expectDocUrl } from '../support/assertions.ts';
 
 describe('the typed client against the sandbox', () => {
   let sandbox: TestSandbox;
@@ -86,7 +87,7 @@ describe('the typed client against the sandbox', () => {
   it('throws SvcApiError with the code, field and Retry-After', async () => {
     const missing = await svc.sessions.get('cs_missing').catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(SvcApiError);
-    expect(missing).toMatchObject({ status: 404, code: 'resource_missing', field: 'reference', retryAfterSeconds: null, requestId: expect.stringMatching(/^req_/), docUrl: 'README.md#error-resource_missing', errors: [] });
+    expect(missing).toMatchObject({ status: 404, code: 'resource_missing', field: 'reference', retryAfterSeconds: null, requestId: expect.stringMatching(/^req_/), docUrl: expectDocUrl('resource_missing'), errors: [] });
     const invalid = await svc.sessions.create({ amountMinor: 0, currency: 'XYZ' as 'VES' }).catch((e: unknown) => e);
     expect(invalid).toMatchObject({ status: 400, code: 'parameter_invalid', field: 'amountMinor' });
     expect((invalid as SvcApiError).errors.map((e) => e.param)).toEqual(['amountMinor', 'currency']);

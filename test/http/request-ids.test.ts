@@ -11,6 +11,7 @@ import { SessionReferenceParamsSchema } from '../../shared/schemas/session-schem
 import { expectError, expectRequestId } from '../support/assertions.ts';
 import { openSession } from '../support/checkout.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+import { docsBaseUrlAt, docUrlFor } from '../../shared/http/request-id.ts';
 
 describe('request ids', () => {
   let sandbox: TestSandbox;
@@ -75,7 +76,7 @@ describe('request ids', () => {
     for (const [res, status, code] of answers) {
       expect(res.status, code).toBe(status);
       expect(res.body.requestId, code).toBe(expectRequestId(res));
-      expect(res.body.docUrl, code).toBe(`README.md#error-${code}`);
+      expect(res.body.docUrl, code).toBe(docUrlFor(docsBaseUrlAt(sandbox.url.replace('127.0.0.1', 'localhost')), code));
     }
   });
 
@@ -149,7 +150,7 @@ describe('request ids', () => {
     }
     expect(answer.statusCode).toBe(500);
     expect(answer.headers?.['Request-Id']).toBe(`req_${apiRequestId}`);
-    expect(JSON.parse(answer.body)).toMatchObject({ code: 'internal_error', requestId: `req_${apiRequestId}`, docUrl: 'README.md#error-internal_error' });
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'internal_error', requestId: `req_${apiRequestId}`, docUrl: docUrlFor(docsBaseUrlAt(sandbox.url.replace('127.0.0.1', 'localhost')), 'internal_error') });
     const logged = lines.flatMap((l) => l.split('\n')).filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(logged.find((l) => l.message === 'Unhandled error')).toMatchObject({ requestId: `req_${apiRequestId}`, function_request_id: 'lambda-request-1', route: 'getSession' });
   });

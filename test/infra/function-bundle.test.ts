@@ -16,6 +16,7 @@ import { createMerchantStore } from '../../shared/store/merchant-store.ts';
 import { testConnection, testDb } from '../support/dynamo.ts';
 import { provideRuntimeSdk } from '../support/lambda-runtime.ts';
 import { SYNTH_TIMEOUT_MS } from './stage-context.ts';
+import { DEFAULT_DOCS_BASE_URL, docUrlFor } from '../../shared/http/request-id.ts';
 
 const run = promisify(execFile);
 /** A fresh Node.js process loading a bundle: a second alone, far more on a loaded CI machine. */
@@ -165,6 +166,6 @@ describe('route function bundle', () => {
     expect(result.statusCode).toBe(401);
     const body = JSON.parse(result.body) as { message: string };
     // The Lambda request id of the test event (req-1) stands in for API Gateway's.
-    expect(body).toEqual({ ...errorBody(401, 'invalid_api_key', body.message), requestId: 'req_req-1', docUrl: 'README.md#error-invalid_api_key' });
+    expect(body).toEqual({ ...errorBody(401, 'invalid_api_key', body.message), requestId: 'req_req-1', docUrl: docUrlFor(DEFAULT_DOCS_BASE_URL, 'invalid_api_key') });
   });
 });

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanName, CARDHOLDER_NAME_MAX } from '../../shared/domain/prefill.ts';
 import { routes, type RouteDefinition } from '../../shared/routes.ts';
-import { expectNoStackTrace, expectSecurityHeaders } from '../support/assertions.ts';
+import { expectDocUrl, expectNoStackTrace, expectSecurityHeaders } from '../support/assertions.ts';
 import { figureCounter, reportFigures } from '../support/figures.ts';
 import { fillPath, rawRequest } from '../support/raw-request.ts';
 import { startTestSandbox, type TestResponse, type TestSandbox } from '../support/sandbox.ts';
@@ -37,7 +37,7 @@ function expectRefusal(res: TestResponse, label: string): void {
     ...(res.body?.field === undefined ? {} : { field: expect.any(String) }),
     ...(res.body?.errors === undefined ? {} : { errors: expect.arrayContaining([{ ...(res.body.field === undefined ? {} : { param: res.body.field }), code: res.body.code, message: res.body.message }]) }),
     requestId: res.headers.get('request-id'),
-    docUrl: `README.md#error-${res.body?.code}`,
+    docUrl: expectDocUrl(res.body?.code),
   });
   expect(res.body.requestId, label).toMatch(/^req_/);
   expectSecurityHeaders(res);

@@ -20,7 +20,7 @@ function scripted(answers: (Response | Error)[]) {
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
-const error = (statusCode: number, code: string) => ({ statusCode, error: 'x', message: code, code, requestId: 'req_1', docUrl: `README.md#error-${code}` });
+const error = (statusCode: number, code: string) => ({ statusCode, error: 'x', message: code, code, requestId: 'req_1', docUrl: `http://localhost:4010/docs/errors#error-${code}` });
 const session = { reference: 'cs_1' };
 
 describe('the client retries only what is safe to send again', () => {

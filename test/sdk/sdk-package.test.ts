@@ -1,9 +1,10 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../infra/sandbox/free-port.ts';
 import { signatureHeader } from '../../shared/webhooks/signature.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
@@ -80,12 +81,47 @@ describe('the @svc/node package', () => {
       const sessions = await sandbox.request('GET', '/v1/sessions?pageSize=100', { key: env.SVC_KEY });
       expect(sessions.body.data.filter((s: { reference: string }) => s.reference === seen.created.reference)).toHaveLength(1);
 
-      expect(seen.error).toMatchObject({ isSvcApiError: true, status: 400, code: expect.stringMatching(/^parameter_/), requestId: expect.any(String), docUrl: expect.stringContaining('#') });
+      expect(seen.error).toMatchObject({ isSvcApiError: true, status: 400, code: expect.stringMatching(/^parameter_/), requestId: expect.any(String) });
+      // An absolute URL that opens the code's entry in the docs this sandbox serves.
+      expect(seen.error.docUrl).toBe(`${sandbox.url.replace('127.0.0.1', 'localhost')}/docs/errors#error-${seen.error.code}`);
       expect(seen.error.errors.length).toBeGreaterThanOrEqual(2);
 
       expect(seen.webhook).toEqual({ eventId: 'evt_sdk_1', tampered: 'signature_mismatch', oldDefault: 'timestamp_outside_tolerance', oldWiderTolerance: 'accepted' });
     }, 180_000);
   }
+
+  // docs/guide.md promises that each of its js blocks runs as a file of the merchant's own project.
+  it("runs every js snippet of docs/guide.md as a file of the merchant's project: the client's and the webhook receiver's", async () => {
+    const snippets = [...readFileSync(join(repo, 'docs/guide.md'), 'utf8').matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(snippets.length).toBeGreaterThanOrEqual(2);
+    for (const [index, snippet] of snippets.entries()) {
+      expect(snippet, 'imports the package, never a path of the repository').not.toMatch(/from '\.{1,2}\//);
+      const file = join(project, `guide-${index}.mjs`);
+      writeFileSync(file, snippet);
+      if (!snippet.includes('.listen(')) {
+        const { stdout } = await run(PLAIN_NODE, [file], { cwd: project, env: { ...env, SVC_SECRET_KEY: env.SVC_KEY }, timeout: 60_000 });
+        expect(stdout).toContain(`${sandbox.url}/checkout?session=cs_`.replace('127.0.0.1', 'localhost'));
+        expect(stdout).toContain(`400 parameter_invalid Invalid amountMinor: amounts are integers in minor units (cents): 10.50 is 1050. ${sandbox.url.replace('127.0.0.1', 'localhost')}/docs/errors#error-parameter_invalid`);
+        continue;
+      }
+      const port = await freePort();
+      const receiver = spawn(PLAIN_NODE, [file], { cwd: project, env: { ...env, PORT: String(port), SVC_WEBHOOK_SECRET: env.WEBHOOK_SECRET } });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          receiver.stdout.on('data', (chunk: Buffer) => String(chunk).includes('listening') && resolve());
+          receiver.once('exit', (code) => reject(new Error(`the receiver exited (${code})`)));
+        });
+        const post = (header: string) => fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'svc-signature': header }, body: env.WEBHOOK_BODY });
+        expect((await post(env.WEBHOOK_HEADER!)).status).toBe(204);
+        expect((await post(env.WEBHOOK_HEADER!)).status, 'a repeat is answered, not handled twice').toBe(204);
+        const refused = await post(env.OLD_WEBHOOK_HEADER!);
+        expect(refused.status).toBe(400);
+        expect(await refused.text()).toBe('timestamp_outside_tolerance');
+      } finally {
+        receiver.kill();
+      }
+    }
+  }, 180_000);
 
   it('type-checks a TypeScript consumer against the installed declarations', async () => {
     writeFileSync(

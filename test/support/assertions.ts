@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { reasonPhrase } from '../../shared/errors.ts';
-import { DEFAULT_DOCS_BASE_URL, docUrlFor } from '../../shared/http/request-id.ts';
+import { ERRORS_DOC_PATH } from '../../shared/http/request-id.ts';
 import type { TestResponse } from './sandbox.ts';
 
 /** Text that only a leaked stack trace or source location would contain. */
@@ -32,6 +32,9 @@ export function withoutRequestId(body: Record<string, unknown>): Record<string, 
   return rest;
 }
 
+/** A test sandbox's docUrl of a code: its own errors page (http://localhost:<its port>/docs/errors), anchored at the code. */
+export const expectDocUrl = (code: string) => expect.stringMatching(new RegExp(`^http://localhost:\\d+${ERRORS_DOC_PATH}#error-${code}$`));
+
 /**
  * Asserts the one error shape of the API, in full: exactly `{ statusCode, error, message, code }` plus `field`
  * when one is expected (and no `field` when none is), the request id (body and Request-Id header) and the code's
@@ -52,7 +55,7 @@ export function expectError(res: TestResponse, status: number, code: string, fie
     code,
     ...(field === undefined ? {} : { field }),
     requestId: expectRequestId(res),
-    docUrl: docUrlFor(DEFAULT_DOCS_BASE_URL, code),
+    docUrl: expectDocUrl(code),
   });
   if (errors !== undefined) expect(errors[0]).toEqual({ ...(field === undefined ? {} : { param: field }), code, message: body.message });
   expect((res.body as { message: string }).message.length).toBeGreaterThan(0);
@@ -70,7 +73,7 @@ export function expectRateLimited(res: TestResponse): number {
     message: 'Rate limit exceeded. Please retry later.',
     code: 'rate_limited',
     requestId: expectRequestId(res),
-    docUrl: docUrlFor(DEFAULT_DOCS_BASE_URL, 'rate_limited'),
+    docUrl: expectDocUrl('rate_limited'),
   });
   expectSecurityHeaders(res);
   const retryAfter = res.headers.get('retry-after');
