@@ -2,7 +2,7 @@
  * The charge side of the session state machine: when a charge attempt may start, how its outcome moves the
  * session, and the OTP step's own limit. Pure: handlers read, ask these functions, then write conditionally.
  */
-import { attemptsRemaining, isInFlight, type ClosedReason, type SessionState, type SessionStatus } from './session-state.ts';
+import { isInFlight, type ClosedReason, type SessionState, type SessionStatus } from './session-state.ts';
 
 /** Why a request never became an attempt: these are not counted as failures. */
 export type ChargeRefusal =
@@ -11,13 +11,27 @@ export type ChargeRefusal =
 
 export type StartDecision = { kind: 'start' } | { kind: 'refuse'; refusal: ChargeRefusal };
 
+/**
+ * Failed attempts a session without maxFailures takes before it closes with max_failures_reached: the spec's
+ * "unlimited" holds for what the merchant sees (attemptsRemaining stays null), not for what an unauthenticated
+ * caller of the checkout may try (docs/security.md, finding 6). A maxFailures sent overrides it, up to 10.
+ */
+export const DEFAULT_SESSION_FAILURES = 5;
+
+/** Failures the session tolerates: it closes at the next one. */
+const toleratedFailures = (s: Pick<SessionState, 'maxFailures'>): number => s.maxFailures ?? DEFAULT_SESSION_FAILURES - 1;
+
+/** Attempts the checkout still takes, bounded by default or not: what the buyer's last-attempt warning counts. */
+export const attemptsLeft = (s: Pick<SessionState, 'maxFailures' | 'failureCount'>): number => Math.max(0, toleratedFailures(s) + 1 - s.failureCount);
+
 /** The spec's rule for a new attempt: 410 on sessions closed by time or merchant, 409 when exhausted, paid or busy. */
 export function decideChargeStart(s: SessionState, now: number): StartDecision {
   const refusal = closedRefusal(s) ?? (isInFlight(s.status) ? ({ status: 409, code: 'charge_in_flight' } as const) : null);
   if (refusal) return { kind: 'refuse', refusal };
   if (now >= s.expiresAt) return { kind: 'refuse', refusal: { status: 410, code: 'session_expired' } };
-  // Closing happens at the failure that exhausts the attempts; this guards data written before that rule.
-  if (attemptsRemaining(s) === 0) return { kind: 'refuse', refusal: { status: 409, code: 'attempts_exhausted' } };
+  // Closing happens at the failure that exhausts the attempts; this guards data written before that rule (and open
+  // sessions without maxFailures that failed more often than the default allows before it existed).
+  if (attemptsLeft(s) === 0) return { kind: 'refuse', refusal: { status: 409, code: 'attempts_exhausted' } };
   return { kind: 'start' };
 }
 
@@ -47,13 +61,13 @@ export interface Settlement {
 
 /**
  * Where an attempt's end leaves the session. Every rejection counts as one failure. The session closes with
- * max_failures_reached once failures exceed maxFailures; otherwise a rejection that arrives after expiresAt
+ * max_failures_reached once failures exceed maxFailures (or reach DEFAULT_SESSION_FAILURES without it); otherwise a rejection that arrives after expiresAt
  * (the charge was at the bank, so the session could not expire) closes it with expired.
  */
 export function settleAttempt(s: SessionState, outcome: AttemptOutcome, now: number): Settlement {
   if (outcome === 'approved') return { status: 'completed', closedReason: null, failureCount: s.failureCount };
   const failureCount = s.failureCount + 1;
-  if (s.maxFailures !== null && failureCount > s.maxFailures) {
+  if (failureCount > toleratedFailures(s)) {
     return { status: 'expired', closedReason: 'max_failures_reached', failureCount };
   }
   if (now >= s.expiresAt) return { status: 'expired', closedReason: 'expired', failureCount };

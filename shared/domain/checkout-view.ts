@@ -1,6 +1,8 @@
 /**
  * What the checkout page shows for a session. Pure. The buyer sees no merchant data beyond what the page needs.
  */
+import { attemptsLeft } from './charge-transitions.ts';
+import { forBuyer } from './decline-codes.ts';
 import type { Merchant } from './merchant.ts';
 import { logoPath, publicBusinessName } from './merchant-branding.ts';
 import { documentRequired } from './payment-data.ts';
@@ -39,7 +41,6 @@ export const checkoutMerchant = (merchant: Pick<Merchant, 'id' | 'name' | 'busin
 
 export function toCheckoutView(session: Session, card: StoredCardFacts | null, merchant: Pick<Merchant, 'id' | 'name' | 'businessName' | 'logo'>, now: number) {
   const { status, closedReason } = effectiveState(stateOf(session), now);
-  const remaining = attemptsRemaining(session);
   return {
     reference: session.reference,
     merchant: checkoutMerchant(merchant),
@@ -49,15 +50,16 @@ export function toCheckoutView(session: Session, card: StoredCardFacts | null, m
     currency: session.currency,
     description: session.description,
     expiresAt: session.expiresAt,
-    attemptsRemaining: remaining,
-    // The spec warns the buyer only when one attempt remains.
-    lastAttemptWarning: remaining === 1,
+    attemptsRemaining: attemptsRemaining(session),
+    // The spec warns the buyer only when one attempt remains: of maxFailures, or of the default bound without it.
+    lastAttemptWarning: attemptsLeft(session) === 1,
     prefill: effectivePrefill(session.prefill, card),
     requiresOtp: session.gateway === 'bank_otp',
     requiresDocument: documentRequired(session.gateway) && !card?.documentId,
     storedCard: card ? { brand: card.brand, lastFour: card.lastFour } : null,
     returnUrl: session.returnUrl,
-    lastTransaction: session.lastTransaction,
+    // The bank's code stays with the merchant (GET /v1/sessions); the buyer reads a generic decline.
+    lastTransaction: session.lastTransaction && forBuyer(session.lastTransaction),
     test: session.mode === 'test',
   };
 }

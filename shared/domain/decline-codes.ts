@@ -22,6 +22,8 @@ export const SERVICE_CODES = {
   OTP_EXPIRED: 'otp_expired',
   PROCESSOR_UNAVAILABLE: 'processor_unavailable',
   PAYMENT_CANCELLED: 'payment_cancelled',
+  /** The card was declined too often at this merchant today (card-declines.ts): refused without asking the bank. */
+  CARD_DECLINES_EXCEEDED: 'card_declines_exceeded',
 } as const;
 
 const REASONS: Record<string, string> = {
@@ -36,6 +38,7 @@ const REASONS: Record<string, string> = {
   [SERVICE_CODES.OTP_EXPIRED]: 'El tiempo para confirmar el código de verificación terminó.',
   [SERVICE_CODES.PROCESSOR_UNAVAILABLE]: 'No pudimos comunicarnos con el banco. Inténtalo de nuevo en unos minutos.',
   [SERVICE_CODES.PAYMENT_CANCELLED]: 'El comercio canceló este pago.',
+  [SERVICE_CODES.CARD_DECLINES_EXCEEDED]: 'Esta tarjeta fue rechazada varias veces hoy en este comercio. Prueba con otra tarjeta.',
 };
 
 const FALLBACK = {
@@ -48,3 +51,37 @@ const FALLBACK = {
  * declineReason('0051', 'declined') // 'La tarjeta no tiene fondos suficientes. Prueba con otra tarjeta.'
  */
 export const declineReason = (code: string, outcome: 'declined' | 'failed'): string => REASONS[code] ?? FALLBACK[outcome];
+
+/** What the checkout tells the buyer of any card decline: true of every bank code (docs/security.md, finding 6). */
+export const BUYER_DECLINE_REASON = 'Tu banco rechazó el pago. Revisa los datos de la tarjeta o prueba con otra tarjeta.';
+
+/**
+ * The codes the checkout shows as they are: about the buyer's own steps (the form, the OTP, the bank's reachability,
+ * the merchant's cancel), none of which says anything about the card. A card tester learns nothing from them.
+ */
+const BUYER_CODES: ReadonlySet<string> = new Set([
+  SERVICE_CODES.INVALID_PAYMENT_DATA,
+  SERVICE_CODES.OTP_ATTEMPTS_EXCEEDED,
+  SERVICE_CODES.OTP_EXPIRED,
+  SERVICE_CODES.PROCESSOR_UNAVAILABLE,
+  SERVICE_CODES.PAYMENT_CANCELLED,
+]);
+
+/** The generic codes the checkout answers in place of the bank's (or of our card_declines_exceeded). */
+export const BUYER_DECLINED = 'card_declined';
+export const BUYER_FAILED = 'processing_error';
+
+/**
+ * A transaction as the buyer's browser sees it: a decline says only that the bank declined, a failure only that it
+ * could not be processed; the bank's exact code and text stay in what the merchant reads (transaction, session,
+ * webhook events), where the spec puts them. Card testing learns nothing about a card from the checkout's answers.
+ *
+ * @example
+ * forBuyer({ status: 'declined', errorCode: '0051', declineReason: '...fondos...' }) // errorCode 'card_declined', declineReason BUYER_DECLINE_REASON
+ */
+export function forBuyer<T extends { status: unknown; errorCode?: unknown; declineReason?: unknown }>(t: T): T {
+  if (typeof t.errorCode !== 'string' || BUYER_CODES.has(t.errorCode)) return t;
+  return t.status === 'failed'
+    ? { ...t, errorCode: BUYER_FAILED, declineReason: FALLBACK.failed }
+    : { ...t, errorCode: BUYER_DECLINED, declineReason: BUYER_DECLINE_REASON };
+}

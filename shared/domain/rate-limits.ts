@@ -72,8 +72,9 @@ export function decideRate(counter: Partial<RateCounter> | undefined, w: RateWin
 
 /**
  * What one open checkout session may send to POST /v1/checkout/charge, counted before the merchant's `charge` class,
- * so that one `cs_` reference takes at most a twelfth of the spec's 120 a minute. A buyer needs a handful.
+ * so that one `cs_` reference takes at most a sixth of the spec's 120 a minute. A buyer needs a handful; a burst of
+ * double clicks and retries stays within it. Closed sessions count nothing (rate-limit middleware).
  */
-export const CHECKOUT_SESSION_BUDGET: RateLimit = { perMinute: 10, perDay: 100 };
+export const CHECKOUT_SESSION_BUDGET: RateLimit = { perMinute: 20, perDay: 200 };
 /** The counter name of that budget, beside the merchants' classes in the rate-limit store. */
 export const CHECKOUT_SESSION_COUNTER = 'checkout_session';

@@ -44,6 +44,11 @@ export interface Transaction {
    * again at approval, which may come in a later request); dropped when the attempt ends. Never shown.
    */
   sealedCard?: SealedCard;
+  /**
+   * A live checkout attempt's card, as the card vault's keyed fingerprint of its number (card-declines.ts): a decline
+   * counts against that card at its merchant for the day. Never shown.
+   */
+  cardKey?: string;
   /** The stored card a server-to-server charge (POST /v1/charges) was made with. */
   svcToken?: string;
   /** Sum of the refunds that succeeded (shared/domain/refund.ts); absent until the first one. */

@@ -4,7 +4,8 @@
  * decline-codes); this module only sequences them.
  */
 import { MAX_OTP_ENTRIES, settleAttempt } from '../domain/charge-transitions.ts';
-import { declineReason } from '../domain/decline-codes.ts';
+import { cardDeclinesCounter } from '../domain/card-declines.ts';
+import { declineReason, forBuyer } from '../domain/decline-codes.ts';
 import { buildEvent, sessionExpiredEvent, type EventEnvelope } from '../domain/events.ts';
 import { stateOf, type Session } from '../domain/session.ts';
 import { attemptsRemaining, effectiveState, type SessionStatus } from '../domain/session-state.ts';
@@ -89,13 +90,14 @@ export interface ChargeAnswer {
   };
 }
 
-/** 200 once the attempt has a result (approved, declined or failed alike), 202 while it is pending. */
+/** The checkout's answer: 200 once the attempt has a result (approved, declined or failed alike), 202 while it is pending. */
 export function chargeAnswer(session: Session, transaction: Transaction, now: number): ChargeAnswer {
   const { status, closedReason } = effectiveState(stateOf(session), now);
   return {
     statusCode: transaction.status === 'pending' ? 202 : 200,
     body: {
-      transaction: toTransactionResource(transaction),
+      // The buyer's browser reads this answer: a generic decline, the bank's code stays with the merchant.
+      transaction: forBuyer(toTransactionResource(transaction)),
       session: { reference: session.reference, status, closedReason, attemptsRemaining: attemptsRemaining(session), returnUrl: session.returnUrl },
       nextAction: session.status === 'otp_requested' ? { type: 'otp', entriesRemaining: MAX_OTP_ENTRIES - transaction.otpFailures } : null,
     },
@@ -108,10 +110,11 @@ export function chargeAnswer(session: Session, transaction: Transaction, now: nu
  * drops its sealed card. Losing the card's match to a simultaneous approval of the same card means it is stored
  * now: the step is written again, reusing that card. A transaction conflict (another request's write on one of
  * these items at that instant, even one that then fails) wrote nothing: the step is sent again. A lost version
- * check on the session is the caller's to decide (session-contention.ts).
+ * check on the session is the caller's to decide (session-contention.ts). A live decline counts against its card
+ * (card-declines.ts) in the same transaction, and the ended attempt drops the card's key with its sealed card.
  */
 export async function commitStep(deps: Deps, step: AttemptStep, answer: { statusCode: number; body: unknown } | null, idempotency?: IdempotencyContext): Promise<void> {
-  const { sealedCard, ...ended } = step.transaction;
+  const { sealedCard, cardKey, ...ended } = step.transaction;
   const written: AttemptStep = step.transaction.status === 'pending' ? step : { ...step, transaction: ended };
   const storesCard = sealedCard && ended.status === 'approved' && step.after.customerRef ? { ...step.after, customerRef: step.after.customerRef } : null;
   const resendUntil = performance.now() + MAX_CONTENTION_MS;
@@ -120,6 +123,7 @@ export async function commitStep(deps: Deps, step: AttemptStep, answer: { status
     const firstVaultItem = items.length;
     const vault = storesCard ? await vaultItems(deps, storesCard, ended, sealedCard!, deps.clock.now()) : [];
     items.push(...vault);
+    if (cardKey && ended.status === 'declined') items.push(deps.rateLimits.countItem(ended.merchantId, cardDeclinesCounter(cardKey), deps.clock.now()));
     if (idempotency && answer) items.push(idempotency.commit(answer));
     try {
       await deps.charges.commit(items);

@@ -41,7 +41,10 @@ describe('a bank that does not answer', () => {
     const retried = await checkoutCharge(sandbox, session.reference);
 
     expect(failed.status).toBe(200);
-    expect(failed.body).toMatchObject({ transaction: { status: 'failed', errorCode: '0096' }, session: { status: 'failed', attemptsRemaining: 1 } });
+    // The buyer reads a generic failure; the transaction keeps the bank's 0096 for the merchant (issue 21 finding 6).
+    expect(failed.body).toMatchObject({ transaction: { status: 'failed', errorCode: 'processing_error' }, session: { status: 'failed', attemptsRemaining: 1 } });
+    const detail = await sandbox.request('GET', `/v1/transactions/${failed.body.transaction.reference}`, { key: keys.secretTest });
+    expect(detail.body.errorCode).toBe('0096');
     expect(retried.body).toMatchObject({ transaction: { status: 'approved' }, session: { status: 'completed' } });
     // The charge POST is never repeated; only the status read that settled it is safe to repeat.
     const calls = sandbox.bank.calls({ reference: failed.body.transaction.reference }).map((c) => c.operation);

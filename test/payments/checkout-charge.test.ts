@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckoutChargeResultSchema, CheckoutSessionSchema } from '../../shared/schemas/checkout-schemas.ts';
+import { BUYER_DECLINE_REASON, declineReason } from '../../shared/domain/decline-codes.ts';
 import { expectError, withoutRequestId } from '../support/assertions.ts';
 import { itemsOfMerchant } from '../support/dynamo.ts';
 import { card, checkoutCharge, DOCUMENT, eventsOf, openSession, TEST_CARDS } from '../support/checkout.ts';
@@ -54,35 +55,38 @@ describe('POST /v1/checkout/charge', () => {
     ]);
   });
 
-  it('declines for insufficient funds with Spanish text and the processor code; the session stays open', async () => {
+  it('declines for insufficient funds: the buyer reads a generic Spanish decline, the merchant the processor code and its text; the session stays open', async () => {
     const { merchant, keys } = await sandbox.newMerchant();
     const session = await openSession(sandbox, keys.secretTest, { maxFailures: 2 });
 
     const res = await checkoutCharge(sandbox, session.reference, { card: card(TEST_CARDS.insufficientFunds) });
 
     expect(res.status).toBe(200);
-    expect(res.body.transaction).toMatchObject({ status: 'declined', errorCode: '0051', processorReference: null });
-    expect(res.body.transaction.declineReason).toBe('La tarjeta no tiene fondos suficientes. Prueba con otra tarjeta.');
+    expect(res.body.transaction).toMatchObject({ status: 'declined', errorCode: 'card_declined', declineReason: BUYER_DECLINE_REASON, processorReference: null });
     expect(res.body.session).toMatchObject({ status: 'failed', attemptsRemaining: 2 });
+    const detail = await sandbox.request('GET', `/v1/transactions/${res.body.transaction.reference}`, { key: keys.secretTest });
+    expect(detail.body).toMatchObject({ errorCode: '0051', declineReason: 'La tarjeta no tiene fondos suficientes. Prueba con otra tarjeta.' });
     const events = await eventsOf(sandbox, merchant.id, 'test', session.reference);
     expect(events.map((e) => e.type)).toEqual(['charge.declined']);
     expect(events[0]!.data).toMatchObject({ status: 'declined', errorCode: '0051', processorReference: null });
   });
 
-  it.each([
-    ['a wrong CVV', card(TEST_CARDS.wrongCvv), 'declined', '0082'],
-    ['a past expiry', card(TEST_CARDS.visa, { expMonth: 1, expYear: 2020 }), 'declined', '0120'],
-    ['a processor error', card(TEST_CARDS.processorError), 'failed', '0096'],
-  ])('rejects %s with its processor code', async (_, payCard, status, errorCode) => {
+  it.each<[string, Record<string, unknown>, 'declined' | 'failed', string, string]>([
+    ['a wrong CVV', card(TEST_CARDS.wrongCvv), 'declined', '0082', 'card_declined'],
+    ['a past expiry', card(TEST_CARDS.visa, { expMonth: 1, expYear: 2020 }), 'declined', '0120', 'card_declined'],
+    ['a processor error', card(TEST_CARDS.processorError), 'failed', '0096', 'processing_error'],
+  ])('rejects %s with its processor code for the merchant and a generic one for the buyer', async (_, payCard, status, errorCode, buyerCode) => {
     const { keys } = await sandbox.newMerchant();
     const session = await openSession(sandbox, keys.secretTest);
 
     const res = await checkoutCharge(sandbox, session.reference, { card: payCard });
 
     expect(res.status).toBe(200);
-    expect(res.body.transaction).toMatchObject({ status, errorCode });
+    expect(res.body.transaction).toMatchObject({ status, errorCode: buyerCode });
     expect(res.body.transaction.declineReason).toMatch(/[a-záéíóúñ]/);
     expect(res.body.session.status).toBe('failed');
+    const detail = await sandbox.request('GET', `/v1/transactions/${res.body.transaction.reference}`, { key: keys.secretTest });
+    expect(detail.body).toMatchObject({ status, errorCode, declineReason: declineReason(errorCode, status) });
   });
 
   it('retries after failures until max_failures_reached closes the session, then refuses with 409', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterWrongOtp, decideChargeStart, decideOtpEntry, MAX_OTP_ENTRIES, settleAttempt } from '../../shared/domain/charge-transitions.ts';
+import { afterWrongOtp, decideChargeStart, decideOtpEntry, DEFAULT_SESSION_FAILURES, MAX_OTP_ENTRIES, settleAttempt } from '../../shared/domain/charge-transitions.ts';
 import { SESSION_STATUSES, type ClosedReason, type SessionState, type SessionStatus } from '../../shared/domain/session-state.ts';
 
 const EXPIRES = Date.UTC(2026, 0, 1, 12, 5);
@@ -66,8 +66,12 @@ describe('settleAttempt', () => {
     expect(settleAttempt(state({ status: 'processing', maxFailures: 2, failureCount: 1 }), outcome, BEFORE)).toEqual({ status: 'failed', closedReason: null, failureCount: 2 });
   });
 
-  it('never closes an unlimited session for failures', () => {
-    expect(settleAttempt(state({ status: 'processing', failureCount: 50 }), 'declined', BEFORE)).toEqual({ status: 'failed', closedReason: null, failureCount: 51 });
+  it(`closes a session without maxFailures at its ${DEFAULT_SESSION_FAILURES}th failure, not before (issue 21 finding 6)`, () => {
+    const before = DEFAULT_SESSION_FAILURES - 2;
+    expect(settleAttempt(state({ status: 'processing', failureCount: before }), 'declined', BEFORE)).toEqual({ status: 'failed', closedReason: null, failureCount: before + 1 });
+    expect(settleAttempt(state({ status: 'processing', failureCount: before + 1 }), 'declined', BEFORE)).toEqual({ status: 'expired', closedReason: 'max_failures_reached', failureCount: DEFAULT_SESSION_FAILURES });
+    // An open session that failed more often before the default existed takes no further attempt.
+    expect(decideChargeStart(state({ status: 'failed', failureCount: 50 }), BEFORE)).toEqual({ kind: 'refuse', refusal: { status: 409, code: 'attempts_exhausted' } });
   });
 
   it('closes with max_failures_reached at the first failure when maxFailures is 0', () => {
