@@ -121,7 +121,9 @@ export const routes = {
     rateClass: null,
     idempotency: 'optional',
     summary: 'Confirm a charge with the OTP the bank sent to the buyer',
-    needs: ['secrets', 'gateways'],
+    // A bank that takes the card again with the code (Mercantil debit) gets the CVV here and the sealed number opened.
+    cardData: true,
+    needs: ['secrets', 'cardNumbers', 'fingerprints', 'gateways'],
   },
   getMerchantLogo: {
     method: 'GET',
