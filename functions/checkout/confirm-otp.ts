@@ -4,7 +4,8 @@ import { buildEvent } from '../../shared/domain/events.ts';
 import { stateOf, type Session } from '../../shared/domain/session.ts';
 import { traced, type Transaction } from '../../shared/domain/transaction.ts';
 import type { Deps } from '../../shared/deps.ts';
-import { ApiError, NotFoundError } from '../../shared/errors.ts';
+import { GATEWAYS } from '../../shared/domain/merchant.ts';
+import { ApiError, NotFoundError, ValidationError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../shared/http/api-types.ts';
 import { errorBody } from '../../shared/http/response.ts';
@@ -13,6 +14,7 @@ import { CheckoutChargeResultSchema, CheckoutOtpBodySchema, type CheckoutOtpBody
 import { bankAccountFor } from '../../shared/payments/bank-account.ts';
 import { applyOutcome, chargeAnswer, commitStep, progressStep, rejection, settlementStep } from '../../shared/payments/charge-steps.ts';
 import { checkoutSession, refuse } from '../../shared/payments/checkout-session.ts';
+import { otpConfirmation } from '../../shared/payments/otp-confirmation.ts';
 import { decideOnFreshSession, SessionMovedError, sessionMoved } from '../../shared/payments/session-contention.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
@@ -39,6 +41,12 @@ export const { build, handler, schemas, parts } = defineApiHandler(
   // A code entered while another request moved the session is decided again on the session as it is now, with the
   // bank's verdict on the code kept from the first time it was asked: the verdict does not change, the session may.
   async (req, deps) => {
+    // A bank that takes the whole card again with the code needs the CVV and the account: refused before anything changes.
+    if (GATEWAYS[checkoutSession(req.auth).gateway].cardWithOtp) {
+      for (const field of ['cvv', 'accountType'] as const) {
+        if (req.body[field] === undefined) throw new ValidationError(`Missing required parameter: ${field}. This bank takes the card again with the code.`, field, 'parameter_missing');
+      }
+    }
     const asked: BankVerdict = {};
     return decideOnFreshSession(deps, checkoutSession(req.auth), (session) => enterCode(req, deps, session, asked));
   },
@@ -84,6 +92,10 @@ async function enterCode(req: ApiRequest<CheckoutOtpBody>, deps: Deps, session: 
     return answer;
   }
 
+  // Opened before the session moves on: a card that cannot be read leaves the code unconfirmed.
+  const confirmation = GATEWAYS[session.gateway].cardWithOtp
+    ? await otpConfirmation(deps, session, transaction, { code: req.body.code, cvv: req.body.cvv!, accountType: req.body.accountType! }, req.client)
+    : undefined;
   const at = new Date(req.now).toISOString();
   const confirmed = progressStep(session, traced(transaction, 'otp_confirmed', req.now), 'otp_confirmed', [
     buildEvent('session.otp_confirmed', session.mode, at, { sessionReference: session.reference, transactionReference: transaction.reference }),
@@ -91,7 +103,7 @@ async function enterCode(req: ApiRequest<CheckoutOtpBody>, deps: Deps, session: 
   await commitStep(deps, confirmed, null);
   const processing = progressStep(confirmed.after, confirmed.transaction, 'processing');
   await commitStep(deps, processing, null);
-  return applyOutcome(deps, processing.after, processing.transaction, await gateway.authorize(reference, account), req.idempotency);
+  return applyOutcome(deps, processing.after, processing.transaction, await gateway.authorize(reference, account, confirmation), req.idempotency);
 }
 
 /** Ends the attempt declined: the session's failure count, and maybe its closing, follow the state machine. */

@@ -119,6 +119,7 @@ export function defineApiHandler<S extends RouteSchemas>(
           now: deps.clock.now(),
           requestId: context.awsRequestId,
           idempotency: state.idempotency,
+          client: { ipAddress: event.requestContext?.identity?.sourceIp ?? '', userAgent: event.requestContext?.identity?.userAgent ?? event.headers?.['user-agent'] ?? '' },
         },
         deps,
       );

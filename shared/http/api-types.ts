@@ -1,6 +1,7 @@
 import type { AuthContext } from '../auth/authenticator.ts';
 import type { Claim, StoredResponse } from '../store/idempotency-store.ts';
 import type { TransactItem } from '../store/session-store.ts';
+import type { PayerClient } from '../gateways/payment-gateway.ts';
 
 /** What a handler function receives: validated input, the caller, and the request's time. */
 export interface ApiRequest<B = unknown, Q = unknown, P = unknown> {
@@ -13,6 +14,8 @@ export interface ApiRequest<B = unknown, Q = unknown, P = unknown> {
   requestId: string;
   /** Present when the caller sent an Idempotency-Key. */
   idempotency?: IdempotencyContext;
+  /** The caller's IP address and browser as API Gateway saw them: the payer's, on checkout routes (connectors send them). */
+  client: PayerClient;
 }
 
 export interface IdempotencyContext {

@@ -5,6 +5,7 @@
  */
 import type { Deps } from '../deps.ts';
 import { ConflictError } from '../errors.ts';
+import { GATEWAYS } from '../domain/merchant.ts';
 import type { PaymentData } from '../domain/payment-data.ts';
 import type { Session } from '../domain/session.ts';
 import {
@@ -21,9 +22,12 @@ import type { Transaction } from '../domain/transaction.ts';
 import { newId, prefixedId } from '../ids.ts';
 import type { TransactItem } from '../store/session-store.ts';
 
-/** Sealed only when an approval will store the card: a customerRef, and a card typed now (not a stored one). */
+/**
+ * Sealed only for a card typed now (not a stored one), when an approval will store it (a customerRef) or when the
+ * network takes the whole card again with the buyer's code (capability cardWithOtp; otp-confirmation.ts).
+ */
 export async function sealCardFor(deps: Deps, session: Session, payment: PaymentData): Promise<SealedCard | undefined> {
-  if (!session.customerRef || session.cardToken) return undefined;
+  if (session.cardToken || !(session.customerRef || GATEWAYS[session.gateway].cardWithOtp)) return undefined;
   const vaultRef = newId();
   const { number, expMonth, expYear } = payment.card;
   const [encryptedNumber, fingerprint] = await Promise.all([

@@ -28,7 +28,7 @@ export async function settleStaleAttempt(deps: Deps, merchant: Merchant, session
   if (session.status === 'otp_requested' && now >= Date.parse(session.expiresAt)) {
     result = rejection('declined', SERVICE_CODES.OTP_EXPIRED, 'The OTP was not confirmed before the session expired.');
   } else if ((session.status === 'processing' || session.status === 'otp_confirmed') && now - Date.parse(pending.updatedAt) >= RECONCILE_AFTER_MS) {
-    const outcome = await bankRecord(deps, merchant, session, { transactionReference: pending.reference, sessionReference: session.reference });
+    const outcome = await bankRecord(deps, merchant, session, { transactionReference: pending.reference, sessionReference: session.reference, chargedAt: pending.createdAt });
     result = outcome?.kind === 'approved' || outcome?.kind === 'declined' || outcome?.kind === 'failed' ? resultOf(outcome) : null;
   }
   if (!result) return session;

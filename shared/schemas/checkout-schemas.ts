@@ -38,6 +38,15 @@ export const CheckoutOtpBodySchema = z
     sessionReference: SessionReference,
     transactionReference: z.string().regex(/^txn_[0-9A-Za-z]{1,64}$/, { error: 'must be a transaction reference (txn_...)' }),
     code: z.string().max(12).meta({ description: 'The code the bank sent to the buyer.' }),
+    cvv: z
+      .string()
+      .regex(/^\d{3,4}$/, { error: 'must be 3 or 4 digits' })
+      .optional()
+      .meta({ description: 'The card CVV again, required where the bank takes the whole card with the code (Mercantil debit cards). Never stored.' }),
+    accountType: z
+      .enum(['CC', 'CA'])
+      .optional()
+      .meta({ description: 'The debit card account, required with cvv on Mercantil debit cards: CC cuenta corriente, CA cuenta de ahorros.' }),
   })
   .meta({ id: 'CheckoutOtpRequest' });
 

@@ -26,7 +26,7 @@ describe('routes that carry card data', () => {
     const schemas = await loadRouteSchemas();
     const byBody = (Object.keys(routes) as RouteId[]).filter((id) => cardFieldsOf(schemas[id].body as z.ZodType | undefined).length > 0);
     const byManifest = (Object.keys(routes) as RouteId[]).filter((id) => (routes[id] as RouteDefinition).cardData);
-    expect(byBody).toEqual(['createCheckoutCharge']);
+    expect(byBody).toEqual(['createCheckoutCharge', 'confirmCheckoutOtp']);
     expect(byManifest).toEqual(byBody);
     for (const id of byManifest) expect((routes[id] as RouteDefinition).needs).toContain('fingerprints');
   });
