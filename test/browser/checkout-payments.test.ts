@@ -81,13 +81,13 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     const { page } = await harness.open(session.checkoutUrl, DESKTOP);
     await fillCard(page, { number: TEST_CARDS.declined, holder: 'Ana Gómez', documentId: '12345678' });
     await page.getByRole('button', { name: /^Pagar/ }).click();
-    await page.getByRole('alert').filter({ hasText: 'fondos suficientes' }).waitFor(WAIT);
+    await page.getByRole('alert').filter({ hasText: 'Tu banco rechazó el pago' }).waitFor(WAIT);
     const kept = await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length, cookie: document.cookie, url: location.href }));
     expect(kept).toEqual({ local: 0, session: 0, cookie: '', url: session.checkoutUrl });
     expect(await page.context().cookies()).toEqual([]);
   });
 
-  it('on a phone: a decline shows the bank reason, clears the CVV, and the next card pays with a new Idempotency-Key', async () => {
+  it('on a phone: a decline shows the generic reason, clears the CVV, and the next card pays with a new Idempotency-Key', async () => {
     const session = await harness.createSession();
     const { page, requests } = await harness.open(session.checkoutUrl, PHONE);
     await fillCard(page, { number: TEST_CARDS.declined, holder: 'José Rodríguez', documentId: '12345678' });
@@ -95,7 +95,8 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     // A double click sends at most one charge: the button is disabled while it is in flight.
     await page.getByRole('button', { name: /^Pagar/ }).dblclick();
 
-    const alert = page.getByRole('alert').filter({ hasText: 'La tarjeta no tiene fondos suficientes' });
+    // Generic for the buyer, whatever the bank said (issue 21 finding 6).
+    const alert = page.getByRole('alert').filter({ hasText: 'Tu banco rechazó el pago. Revisa los datos de la tarjeta o prueba con otra tarjeta.' });
     await alert.waitFor(WAIT);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id), WAIT).toBe('pay-alert');
     await expect.poll(() => merchantShown(page), WAIT).toEqual(BRANDED);
