@@ -3,7 +3,9 @@
  * so a ciphertext copied onto another merchant's item does not open.
  */
 import type { SecretBox } from '../crypto/secret-box.ts';
+import { connectorOf } from '../connectors/registry.ts';
 import type { GatewayId } from '../domain/merchant.ts';
+import { ValidationError } from '../errors.ts';
 import { AdminError } from './errors.ts';
 import { requireMerchant, type AdminStores } from './merchant-admin.ts';
 
@@ -42,7 +44,21 @@ export async function loadBankCredentials(
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || Object.keys(parsed).length === 0) {
     throw new AdminError('The credentials file must hold a non-empty JSON object.');
   }
+  checkAgainstConnector(gateway, parsed);
   await requireMerchant(stores.merchants, merchantId);
   const ciphertext = await stores.secretBox.encrypt(credentialsJson, bankCredentialsContext(merchantId, gateway));
   await stores.merchants.saveCredentials(merchantId, gateway, ciphertext);
+}
+
+/**
+ * The credentials as the gateway's connector needs them (its zod schema): a 400 credentials_invalid naming the first
+ * missing or invalid field, never quoting a value.
+ */
+function checkAgainstConnector(gateway: GatewayId, credentials: unknown): void {
+  const checked = connectorOf(gateway).credentials.safeParse(credentials);
+  if (checked.success) return;
+  const [issue] = checked.error.issues;
+  const field = issue!.code === 'unrecognized_keys' ? issue!.keys[0]! : issue!.path.join('.');
+  const problem = issue!.code === 'unrecognized_keys' ? 'is not one of its fields' : issue!.code === 'invalid_type' && issue!.input === undefined ? 'is missing' : `is invalid (${issue!.message})`;
+  throw new ValidationError(`The ${gateway} credentials are refused: ${field} ${problem}.`, field, 'credentials_invalid');
 }
