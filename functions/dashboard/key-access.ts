@@ -1,11 +1,21 @@
+import { leastRoleToManageKey } from '../../shared/auth/key-permissions.ts';
+import type { DashboardUser } from '../../shared/dashboard/dashboard-user.ts';
+import { roleAtLeast } from '../../shared/dashboard/roles.ts';
 import type { Deps } from '../../shared/deps.ts';
-import { NotFoundError } from '../../shared/errors.ts';
+import { NotFoundError, PermissionError } from '../../shared/errors.ts';
 import type { ApiKeyRecord } from '../../shared/store/api-key-store.ts';
 
-/** A key of the caller's merchant; another merchant's is indistinguishable from a missing one. */
-export async function findKey(deps: Deps, merchantId: string, id: string): Promise<ApiKeyRecord> {
+/**
+ * A key of the user's merchant that the user's role may roll or revoke (a live secret key: admins only, 403 for
+ * others); another merchant's is indistinguishable from a missing one.
+ */
+export async function findManagedKey(deps: Deps, user: DashboardUser, id: string): Promise<ApiKeyRecord> {
   const key = await deps.apiKeys.get(id);
-  if (!key || key.merchantId !== merchantId) throw new NotFoundError('key', 'id');
+  if (!key || key.merchantId !== user.merchantId) throw new NotFoundError('key', 'id');
+  const required = leastRoleToManageKey(key);
+  if (!roleAtLeast(user.role, required)) {
+    throw new PermissionError(`Your role (${user.role}) cannot roll or revoke a live secret key: it moves money, so it needs ${required}. Ask an admin of your account.`);
+  }
   return key;
 }
 

@@ -4,15 +4,18 @@ import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-fr
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { KeyIdParamsSchema, KeyResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
-import { findKey, toKeySummary } from './key-access.ts';
+import { findManagedKey, toKeySummary } from './key-access.ts';
 
-/** POST /v1/dashboard/keys/{id}/revoke: revocation and audit entry in one transaction; a revoked key answers as it is. */
+/**
+ * POST /v1/dashboard/keys/{id}/revoke: revocation and audit entry in one transaction; a revoked key answers as it is.
+ * A live secret key is revoked by admins only (key-access.ts).
+ */
 export const { build, handler, schemas, parts } = defineApiHandler(
   'revokeDashboardKey',
   { params: KeyIdParamsSchema, responses: { success: { 200: KeyResultSchema }, errors: { 404: 'resource_missing' } } },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
-    const key = await findKey(deps, actor.merchantId, req.params.id);
+    const key = await findManagedKey(deps, actor, req.params.id);
     const entry = auditEntry(actor, req.now, 'key.revoked', key.keyHash, { kind: key.kind, mode: key.mode, key: key.hint });
     try {
       await deps.apiKeys.commit([deps.apiKeys.revokeItem(key.keyHash), deps.audit.entryPut(entry)]);

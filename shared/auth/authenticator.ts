@@ -7,7 +7,7 @@ import { InvalidTokenError } from '../dashboard/errors.ts';
 import type { UserTokenVerifier } from '../dashboard/user-directory.ts';
 import { AuthenticationError, ValidationError } from '../errors.ts';
 import type { UserStore } from '../store/user-store.ts';
-import { hashApiKey, parseApiKey, type ApiKeyStore, type KeyKind } from '../store/api-key-store.ts';
+import { hashApiKey, parseApiKey, type ApiKeyRecord, type ApiKeyStore, type KeyKind } from '../store/api-key-store.ts';
 import type { MerchantStore } from '../store/merchant-store.ts';
 import { TtlCache } from './ttl-cache.ts';
 
@@ -20,7 +20,11 @@ export interface AuthContext {
   session?: Session;
   /** Dashboard calls: the signed-in user (keyKind is then null). */
   user?: DashboardUser;
+  /** API-key calls: which key (its id, the SHA-256 the table keys it by, and hint) and who minted it, for the audit log. */
+  apiKey?: ApiKeyIdentity;
 }
+
+export type ApiKeyIdentity = Pick<ApiKeyRecord, 'hint' | 'createdBy'> & { id: string };
 
 /** A JWT-shaped bearer value (three base64url parts): a dashboard user's token rather than an API key. */
 export const isUserToken = (authorization: string | undefined): boolean => /^Bearer\s+[\w-]+\.[\w-]+\.[\w-]+\s*$/i.test(authorization ?? '');
@@ -38,7 +42,7 @@ export const KEY_REVOCATION_BOUND_MS = 5_000;
  * working within the bound; a shorter `ttlMs` (0 in some tests) shortens both.
  */
 export class Authenticator {
-  private readonly keys: TtlCache<{ merchantId: string; mode: Mode; kind: KeyKind; active: boolean } | null>;
+  private readonly keys: TtlCache<{ merchantId: string; mode: Mode; kind: KeyKind; active: boolean; identity: ApiKeyIdentity } | null>;
   private readonly merchants: TtlCache<Merchant | null>;
 
   constructor(
@@ -69,12 +73,14 @@ export class Authenticator {
     const hash = hashApiKey(presented);
     const key = await this.keys.getOrLoad(hash, async () => {
       const record = await this.apiKeys.get(hash);
-      return record ? { merchantId: record.merchantId, mode: record.mode, kind: record.kind, active: record.status === 'active' } : null;
+      return record
+        ? { merchantId: record.merchantId, mode: record.mode, kind: record.kind, active: record.status === 'active', identity: { id: hash, hint: record.hint, ...(record.createdBy && { createdBy: record.createdBy }) } }
+        : null;
     });
     if (!key || !key.active) throw new AuthenticationError();
     const merchant = await this.merchant(key.merchantId);
     if (!merchant) throw new AuthenticationError();
-    return { merchant, mode: key.mode, keyKind: key.kind };
+    return { merchant, mode: key.mode, keyKind: key.kind, apiKey: key.identity };
   }
 
   /**

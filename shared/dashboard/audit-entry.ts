@@ -45,6 +45,6 @@ export interface AuditEntry {
  * @example
  * deps.audit.entryPut(auditEntry(user, req.now, 'key.revoked', key.keyHash))
  */
-export function auditEntry(user: DashboardUser, now: number, action: AuditAction, target: string, detail: Record<string, unknown> = {}): AuditEntry {
+export function auditEntry(user: Pick<DashboardUser, 'id' | 'email' | 'merchantId'>, now: number, action: AuditAction, target: string, detail: Record<string, unknown> = {}): AuditEntry {
   return { id: `aud_${randomToken()}`, merchantId: user.merchantId, at: new Date(now).toISOString(), userId: user.id, email: user.email, action, target, detail };
 }

@@ -18,6 +18,8 @@ export interface ApiKeyRecord {
   createdAt: string;
   /** Prefix and last four characters, enough to recognise a key in a listing. */
   hint: string;
+  /** The dashboard user who minted the key (a roll); absent for keys the platform issued. */
+  createdBy?: { userId: string; email: string };
 }
 
 const PREFIX_KIND: Record<string, KeyKind> = { sk: 'secret', rk: 'restricted', pk: 'publishable' };
@@ -57,6 +59,7 @@ const toRecord = (item: Record<string, unknown>): ApiKeyRecord => ({
   status: item.status as ApiKeyRecord['status'],
   createdAt: item.createdAt as string,
   hint: item.hint as string,
+  ...(item.createdBy ? { createdBy: item.createdBy as NonNullable<ApiKeyRecord['createdBy']> } : {}),
 });
 
 export function createApiKeyStore(db: DynamoDBDocumentClient, tableName: string): ApiKeyStore {

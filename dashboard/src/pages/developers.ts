@@ -1,8 +1,12 @@
-/** Developers: the API keys by prefix and last characters; roll (new secret shown once, with copy) and revoke. */
+/**
+ * Developers: the API keys by prefix and last characters; roll (new secret shown once, with copy) and revoke. A live
+ * secret key moves money: only admins are offered its buttons (the API refuses others, shared/auth/key-permissions.ts).
+ */
 import { api } from '../api.ts';
 import { h, replace } from '../dom.ts';
 import { formatDateTime } from '../format.ts';
 import { t } from '../i18n.ts';
+import { leastRoleToManageKey } from '../../../shared/auth/key-permissions.ts';
 import { can } from '../session.ts';
 import type { ApiKey } from '../types.ts';
 import { badge, confirmThenRun, emptyState, notice, noticeRegion, secretReveal, section, table } from '../ui.ts';
@@ -23,7 +27,7 @@ export async function renderDevelopers(view: HTMLElement): Promise<void> {
     const rows = (Array.isArray(keys) ? keys : keys.data).map((key) => {
       const label = keyLabel(key);
       const buttons = h('div', { class: 'actions' });
-      if (key.status === 'active') {
+      if (key.status === 'active' && can(leastRoleToManageKey(key))) {
         const roll = h('button', { type: 'button', class: 'secondary small', 'aria-label': `${d.roll} ${label}` }, d.roll);
         roll.addEventListener('click', () =>
           act(roll, d.confirmRoll(label), d.roll, async () => {

@@ -30,8 +30,9 @@ describe('dashboard changes and their audit log', () => {
   const auditLog = async () => (await admin.request('GET', '/v1/dashboard/audit-log?limit=100')).body.data as { action: string; target: string; userId: string; email: string; detail: Record<string, unknown> }[];
 
   it('rolls a key: the new secret is answered once, works, the old one is revoked, the list shows hints only', async () => {
+    // The live secret key moves money: an admin rolls it (a developer is refused, money-moving-keys.test.ts).
     const oldId = hashApiKey(keys.secretLive);
-    const rolled = await developer.request('POST', `/v1/dashboard/keys/${oldId}/roll`);
+    const rolled = await admin.request('POST', `/v1/dashboard/keys/${oldId}/roll`);
     expect(rolled.status, rolled.text).toBe(201);
     const secret = rolled.body.secret as string;
     expect(secret).toMatch(/^sk_live_/);
@@ -48,10 +49,10 @@ describe('dashboard changes and their audit log', () => {
     sandbox.advance(31);
     expect((await sandbox.request('GET', '/v1/sessions', { key: secret })).status).toBe(200);
     expect((await sandbox.request('GET', '/v1/sessions', { key: keys.secretLive })).status).toBe(401);
-    expect((await developer.request('POST', `/v1/dashboard/keys/${oldId}/roll`)).status).toBe(409);
+    expect((await admin.request('POST', `/v1/dashboard/keys/${oldId}/roll`)).status).toBe(409);
 
     const entry = (await auditLog()).find((e) => e.action === 'key.rolled');
-    expect(entry).toMatchObject({ target: oldId, userId: developer.userId, email: developer.email });
+    expect(entry).toMatchObject({ target: oldId, userId: admin.userId, email: admin.email });
     expect(JSON.stringify(entry)).not.toContain(secret);
   });
 
