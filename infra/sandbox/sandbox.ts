@@ -11,6 +11,7 @@ import type { InstrumentableClient } from '../../shared/observability/call-count
 import { startSandboxBank, type SandboxBank } from './bank/sandbox-bank.ts';
 import { sandboxGatewayUrls } from './gateway-urls.ts';
 import { startMercantilSimulator, type MercantilSimulator } from './mercantil/mercantil-simulator.ts';
+import { startStripeSimulator, type StripeSimulator } from './stripe/stripe-simulator.ts';
 import { startBackgroundRunner, type BackgroundRunner, type LocalBackground } from './background-runner.ts';
 import { ensureTable } from './dynamodb-local.ts';
 import { createLocalBackground } from './local-background.ts';
@@ -67,6 +68,8 @@ export interface Sandbox {
   bank: SandboxBank;
   /** Banco Mercantil's simulator (connector mercantil), unless GATEWAY_MERCANTIL_URL sends its traffic elsewhere. */
   mercantil: MercantilSimulator;
+  /** Stripe's simulator (connector stripe), unless GATEWAY_STRIPE_URL sends its traffic elsewhere. */
+  stripe: StripeSimulator;
   /** Pass it to a restart of this sandbox to resume its stream where it stopped. */
   streamReaderId: string;
   /** The in-process workers (stream reader, queues, scheduler stand-in); drain() runs them until idle. */
@@ -92,7 +95,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const keys = { localKeyDir: options.keyDir ?? sandboxEnvironment().keyDir };
   const bank = await startSandboxBank({ clock });
   const mercantil = await startMercantilSimulator({ clock });
-  const simulators = { ...bank.baseUrls, mercantil: mercantil.baseUrl };
+  const stripe = await startStripeSimulator({ clock });
+  const simulators = { ...bank.baseUrls, mercantil: mercantil.baseUrl, stripe: stripe.url };
   const gatewayConfig = { urls: sandboxGatewayUrls(simulators, options.gatewayEnv ?? process.env), timeoutMs: options.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS };
   const streamReaderId = options.streamReaderId ?? (options.ownsMerchant ? randomUUID() : 'sandbox');
   const localBackground = createLocalBackground({
@@ -138,6 +142,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     server,
     bank,
     mercantil,
+    stripe,
     streamReaderId,
     background: { ...runner, queues: localBackground.local.queues, scheduler: localBackground.local.scheduler },
     stop: async () => {
@@ -146,6 +151,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       await server.close();
       await bank.close();
       await mercantil.close();
+      await stripe.close();
       db.destroy();
     },
   };

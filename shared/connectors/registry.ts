@@ -6,11 +6,13 @@
  */
 import type { Connector } from './connector.ts';
 import { mercantilConnector } from './mercantil/index.ts';
+import { stripeConnector } from './stripe/index.ts';
 import { svcReferenceConnector } from './svc-reference/index.ts';
 
 export const CONNECTORS = {
   svc_reference: svcReferenceConnector,
   mercantil: mercantilConnector,
+  stripe: stripeConnector,
 } as const satisfies Record<string, Connector<string>>;
 
 export type ConnectorId = keyof typeof CONNECTORS;

@@ -67,6 +67,8 @@ export interface RefundRequest extends ChargeReference {
   refundReference: string;
   amountMinor: number;
   currency: Currency;
+  /** The charge's reference in the network's approved answer, for networks that refund by their own id (Stripe's intent). */
+  processorReference?: string | null;
 }
 
 export type RefundOutcome =
@@ -102,7 +104,12 @@ export interface PaymentGateway {
    * Only gateways whose payments are created pending (the USD processor): cancels the session's pending payment.
    * 'already_charged' when the processor charged it first; throws GatewayUnavailableError when it cannot say.
    */
-  cancelPayment?(sessionReference: string, account: BankAccount): Promise<'cancelled' | 'already_charged' | 'not_found'>;
+  cancelPayment?(
+    sessionReference: string,
+    account: BankAccount,
+    /** The session's payment as opened, for processors that find it by repeating its idempotent creation (Stripe). */
+    payment?: { sessionReference: string; amountMinor: number; currency: Currency },
+  ): Promise<'cancelled' | 'already_charged' | 'not_found'>;
 }
 
 export class GatewayUnavailableError extends Error {

@@ -60,7 +60,8 @@ export async function closeWithProcessor(deps: Deps, merchant: Merchant, session
     throw error;
   });
   if (account && gateway.cancelPayment) {
-    const verdict = await gateway.cancelPayment(session.reference, account).catch((error: unknown) => {
+    const payment = { sessionReference: session.reference, amountMinor: session.amountMinor, currency: session.currency };
+    const verdict = await gateway.cancelPayment(session.reference, account, payment).catch((error: unknown) => {
       if (error instanceof GatewayUnavailableError) {
         throw new ApiError(503, 'processor_cancellation_failed', 'The pending payment could not be cancelled at the processor; nothing was changed. Retry shortly.', { cause: error });
       }

@@ -109,6 +109,7 @@ const refundRequest = (t: Transaction, refund: Refund): RefundRequest => ({
   refundReference: refund.reference,
   amountMinor: refund.amountMinor,
   currency: refund.currency,
+  processorReference: t.processorReference,
 });
 
 /** A void where the refund plans one and the gateway still can; otherwise (or when the charge settled meanwhile) a refund. */

@@ -9,7 +9,6 @@
  */
 import type Stripe from 'stripe';
 import { SERVICE_CODES } from '../../domain/decline-codes.ts';
-import type { Currency } from '../../domain/merchant.ts';
 import {
   GatewayTimeoutError,
   GatewayUnavailableError,
@@ -27,19 +26,10 @@ import { stripeTransport, type StripeCall, type StripeReply } from './stripe-htt
 import type { GatewayUrls } from '../connector.ts';
 import { cancelParams, captureParams, confirmParams, createIntentParams, idempotencyKeys, METADATA_KEYS, refundListParams, refundParams } from './wire.ts';
 
-export interface PendingPayment {
-  sessionReference: string;
-  amountMinor: number;
-  currency: Currency;
-}
+type PendingPayment = Parameters<NonNullable<PaymentGateway['openPayment']>>[0];
 
-/** A refund request with the charge's processor reference (the PaymentIntent's id), when the caller has it. */
-type StripeRefundRequest = RefundRequest & { processorReference?: string | null };
-
-export type StripeGateway = Omit<PaymentGateway, 'id' | 'cancelPayment'> & {
-  readonly id: 'stripe';
-  cancelPayment(sessionReference: string, account: BankAccount, payment?: PendingPayment): Promise<'cancelled' | 'already_charged' | 'not_found'>;
-};
+/** The port, with the pending-payment operations Stripe always has. */
+export type StripeGateway = PaymentGateway & Required<Pick<PaymentGateway, 'openPayment' | 'cancelPayment'>>;
 
 /** Creating, capturing, cancelling and reading are deduplicated or safe at Stripe, so they may be repeated. */
 const SAFE_RETRIES = 2;
@@ -215,10 +205,10 @@ export function stripeGateway(options: { urls: GatewayUrls; timeoutMs: number })
   const notSupported = (what: string): Failed => ({ kind: 'failed', code: STRIPE_CONNECTOR_CODES.NOT_SUPPORTED, detail: `Stripe does not support ${what} here.` });
 
   /** The intent of a refund: the charge's processor reference when the caller has it, else a search by session. */
-  const refundIntentId = async (request: StripeRefundRequest, api: Api): Promise<string | null> =>
+  const refundIntentId = async (request: RefundRequest, api: Api): Promise<string | null> =>
     request.processorReference ?? (await searchIntent(request.sessionReference, api))?.id ?? null;
 
-  const refundStatus = async (request: StripeRefundRequest, account: BankAccount): Promise<RefundOutcome | NotFound> => {
+  const refundStatus = async (request: RefundRequest, account: BankAccount): Promise<RefundOutcome | NotFound> => {
     const api = apiOrThrow(account);
     const intentId = await refundIntentId(request, api);
     if (!intentId) return { kind: 'not_found' };
@@ -278,7 +268,7 @@ export function stripeGateway(options: { urls: GatewayUrls; timeoutMs: number })
       return intentOutcome(intent, reference, api);
     },
 
-    async refund(request: StripeRefundRequest, account) {
+    async refund(request, account) {
       const api = apiOrFailure(account);
       if (typeof api !== 'function') return api;
       let intentId: string | null;

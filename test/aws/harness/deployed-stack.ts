@@ -1,5 +1,6 @@
 import { startSandboxBank, type SandboxBank } from '../../../infra/sandbox/bank/sandbox-bank.ts';
 import { startMercantilSimulator } from '../../../infra/sandbox/mercantil/mercantil-simulator.ts';
+import { startStripeSimulator } from '../../../infra/sandbox/stripe/stripe-simulator.ts';
 import { gatewayUrlParameterName } from '../../../infra/stage-config.ts';
 import { systemClock } from '../../../shared/clock.ts';
 import { GATEWAY_IDS } from '../../../shared/domain/merchant.ts';
@@ -43,8 +44,14 @@ export async function deployStack(
   const template = readTemplate(assemblyDir);
   mutate?.(template);
   const dynamo = { endpoint: dynamoEndpoint };
-  const [moto, bank, mercantil, receiver] = await Promise.all([startMoto(), startSandboxBank({ clock: systemClock }), startMercantilSimulator({ clock: systemClock }), startMerchantReceiver()]);
-  const simulators = { ...bank.baseUrls, mercantil: mercantil.baseUrl };
+  const [moto, bank, mercantil, stripe, receiver] = await Promise.all([
+    startMoto(),
+    startSandboxBank({ clock: systemClock }),
+    startMercantilSimulator({ clock: systemClock }),
+    startStripeSimulator({ clock: systemClock }),
+    startMerchantReceiver(),
+  ]);
+  const simulators = { ...bank.baseUrls, mercantil: mercantil.baseUrl, stripe: stripe.url };
   const issuer = await startCognitoIssuer(moto.endpoint);
   const logs = new Map<string, string[]>();
   const cloud = new LocalCloud({
@@ -80,7 +87,7 @@ export async function deployStack(
     async stop() {
       await events.stop();
       await cloud.stop();
-      await Promise.all([moto.stop(), bank.close(), mercantil.close(), receiver.close(), issuer.close()]);
+      await Promise.all([moto.stop(), bank.close(), mercantil.close(), stripe.close(), receiver.close(), issuer.close()]);
     },
   };
 }
