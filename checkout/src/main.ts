@@ -198,6 +198,9 @@ function applyResult(result: ChargeResult): void {
   showView('pay');
   payment.showLastAttemptWarning(session.attemptsRemaining === 1);
   declined(transaction.declineReason ?? REQUEST_PROBLEMS.unavailable);
+  // Without maxFailures the answer's attemptsRemaining is null, yet the session has a default bound: the page's
+  // own read says whether one attempt remains (lastAttemptWarning).
+  if (session.attemptsRemaining === null) void refresh();
 }
 
 function declined(reason: string): void {
