@@ -1,5 +1,6 @@
-import { App, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { App, CfnOutput, Duration, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { docsBaseUrlAt } from '../shared/http/request-id.ts';
 import { routes, type RouteDefinition, type RouteId } from '../shared/routes.ts';
 import { workerIds, workers, type WorkerId } from '../shared/workers.ts';
 import { Api } from './constructs/api.ts';
@@ -47,6 +48,9 @@ export class PaymentsStack extends Stack {
       terminationProtection: config.production,
       ...props,
     });
+    // Each error's docUrl opens its entry in the docs deployed with the dashboard's site, unless -c docsBaseUrl
+    // names others: every function and API Gateway's own answers get the site's address once it exists.
+    config = { ...config, docsBaseUrl: config.docsBaseUrl ?? Lazy.string({ produce: () => docsBaseUrlAt(this.dashboardSite.url) }) };
     this.dataStore = new DataStore(this, 'DataStore', { config });
     this.keys = new ServiceKeys(this, 'Keys', { config });
     this.api = new Api(this, 'Api', { config, dataStore: this.dataStore, routes });
@@ -84,6 +88,7 @@ export class PaymentsStack extends Stack {
     new CfnOutput(this, 'UserPoolId', { value: this.userPool.pool.userPoolId, description: 'USER_POOL_ID for the admin CLI (users create --aws)' });
     new CfnOutput(this, 'UserPoolClientId', { value: this.userPool.client.userPoolClientId, description: 'USER_POOL_CLIENT_ID for the admin CLI (users create --aws)' });
     new CfnOutput(this, 'CheckoutUrl', { value: this.checkoutSite.url, description: 'Base of every checkoutUrl: {CheckoutUrl}/checkout?session=cs_...' });
+    new CfnOutput(this, 'DocsUrl', { value: `${this.dashboardSite.url}/docs/`, description: "The docs: every error body's docUrl opens its entry in {DocsUrl}errors" });
     new CfnOutput(this, 'DashboardUrl', { value: `${this.dashboardSite.url}/dashboard/`, description: 'The merchant dashboard (sign in with a user of the user pool)' });
     new CfnOutput(this, 'SecretsKeyArn', { value: this.keys.secrets.keyArn, description: 'SECRETS_KMS_KEY_ARN for the admin CLI (credentials load --aws)' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'On-call alarms: subscribe pagers here' });

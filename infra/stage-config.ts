@@ -52,7 +52,10 @@ export interface StageConfig {
   gatewayTestUrls: Partial<Record<GatewayId, string>>;
   /** On-call address subscribed to the alarm topic, if given. */
   alarmEmail?: string;
-  /** Where the README is published (-c docsBaseUrl=https://...): the base of every error's docUrl; default README.md. */
+  /**
+   * The errors page of docs published elsewhere (-c docsBaseUrl=https://.../errors): the base of every error's docUrl.
+   * Default: the docs deployed with the dashboard's site, <DashboardUrl origin>/docs/errors.
+   */
   docsBaseUrl?: string;
   /** For stateful resources: the table, its key, log groups. */
   removalPolicy: RemovalPolicy;

@@ -3,6 +3,7 @@ import type { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { DASHBOARD_PATH, writeDashboard } from '../../dashboard/build.ts';
 import { DASHBOARD_SECURITY_HEADERS } from '../../dashboard/page-headers.ts';
+import { DOCS_PATH, writeDocsSite } from '../docs-site.ts';
 import { StaticSite, type SiteProps, type StaticPage } from './static-site.ts';
 
 const DASHBOARD_PAGE: StaticPage = {
@@ -15,7 +16,8 @@ const DASHBOARD_PAGE: StaticPage = {
 /**
  * The merchants' dashboard in AWS (a StaticSite): the same CSP and security headers as the sandbox serves
  * (dashboard/page-headers.ts), and every /v1/* call routed to the API stage, uncached, with the user's Authorization
- * header: one origin, so no CORS and a CSP of 'self'. No custom domain: the default *.cloudfront.net one.
+ * header: one origin, so no CORS and a CSP of 'self'. No custom domain: the default *.cloudfront.net one. The docs
+ * (docs/*.md rendered at synth, infra/docs-site.ts) are served beside it at /docs/: each error's docUrl opens there.
  *
  * @example
  * const site = new DashboardSite(this, 'DashboardSite', { config, restApi: api.restApi });
@@ -26,6 +28,7 @@ export class DashboardSite extends StaticSite {
     super(scope, id, {
       ...site,
       page: DASHBOARD_PAGE,
+      pages: { path: DOCS_PATH, sourceDir: fileURLToPath(new URL('../../docs/', import.meta.url)), write: writeDocsSite },
       comments: { distribution: 'merchant dashboard', securityHeaders: 'dashboard security headers' },
       apiBehaviors: (origin) => ({
         '/v1/*': {

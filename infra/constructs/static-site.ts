@@ -80,6 +80,11 @@ export interface StaticSiteProps {
   hostedZone?: HostedZoneRef;
   /** A built page (index.html and assets/, as the page's build writes them). Default: a fresh build at synth. */
   assetDir?: string;
+  /**
+   * Pages served beside the page under their own path, e.g. the docs at /docs (infra/docs-site.ts): `<path>/` is
+   * `index.html` and `<path>/<name>` is `<name>.html`, built at synth by `write`.
+   */
+  pages?: { path: string; sourceDir: string; write(outDir: string): unknown };
 }
 
 /** What the stack gives each of our sites; the rest of StaticSiteProps is the site's own. */
@@ -161,7 +166,7 @@ export class StaticSite extends Construct {
         functionAssociations: [
           {
             eventType: FunctionEventType.VIEWER_REQUEST,
-            function: new CloudFrontFunction(this, 'PageRewrite', { code: FunctionCode.fromInline(pageRewrite(page.path)), runtime: FunctionRuntime.JS_2_0 }),
+            function: new CloudFrontFunction(this, 'PageRewrite', { code: FunctionCode.fromInline(pageRewrite(page.path, props.pages?.path)), runtime: FunctionRuntime.JS_2_0 }),
           },
         ],
       },
@@ -175,6 +180,7 @@ export class StaticSite extends Construct {
     }
 
     this.deploy(page, assetDir ? Source.asset(assetDir) : freshBuild(page), config);
+    if (props.pages) this.deployPages(props.pages);
     this.suppressNagFindings(props.nagReasons, !domain);
   }
 
@@ -205,6 +211,19 @@ export class StaticSite extends Construct {
       distributionPaths: [page.path, `${page.path}/`, `${page.path}/index.html`],
     });
     index.node.addDependency(assets);
+  }
+
+  /** Pages that link only to each other and one content-hashed stylesheet: replaced whole, revalidated, invalidated. */
+  private deployPages(pages: NonNullable<StaticSiteProps['pages']>): void {
+    new BucketDeployment(this, 'Pages', {
+      sources: [freshBuild(pages)],
+      destinationBucket: this.bucket,
+      destinationKeyPrefix: `${pages.path.slice(1)}/`,
+      cacheControl: [CacheControl.fromString(PAGE_CACHE_CONTROL)],
+      logGroup: this.node.findChild('DeploymentLogs') as LogGroup,
+      distribution: this.distribution,
+      distributionPaths: [`${pages.path}/*`, pages.path],
+    });
   }
 
   private suppressNagFindings(reasons: StaticSiteNagReasons, defaultCertificate: boolean): void {
@@ -241,11 +260,19 @@ export class StaticSite extends Construct {
   }
 }
 
-/** `<path>` and `<path>/` are the page (which routes by query or fragment); S3 holds it as `<path>/index.html`. */
-function pageRewrite(path: string): string {
+/**
+ * `<path>` and `<path>/` are the page (which routes by query or fragment); S3 holds it as `<path>/index.html`. With
+ * pages beside it, `<pages>/` is their index.html and `<pages>/<name>` (no extension) is `<name>.html`.
+ */
+function pageRewrite(path: string, pagesPath?: string): string {
+  const pages = pagesPath
+    ? `
+  else if (request.uri === '${pagesPath}' || request.uri === '${pagesPath}/') request.uri = '${pagesPath}/index.html';
+  else if (/^${pagesPath.replace(/\//g, '\\/')}\/[a-z0-9-]+$/.test(request.uri)) request.uri = request.uri + '.html';`
+    : '';
   return `function handler(event) {
   var request = event.request;
-  if (request.uri === '${path}' || request.uri === '${path}/') request.uri = '${path}/index.html';
+  if (request.uri === '${path}' || request.uri === '${path}/') request.uri = '${path}/index.html';${pages}
   return request;
 }`;
 }
@@ -254,7 +281,7 @@ function pageRewrite(path: string): string {
  * The page built at synth by CDK's local bundling into its own staging folder, so a deployment never ships a stale
  * dist/ and nothing is left in a temporary folder. The image is never pulled: local bundling always succeeds.
  */
-function freshBuild(page: StaticPage) {
+function freshBuild(page: Pick<StaticPage, 'sourceDir' | 'write'>) {
   return Source.asset(page.sourceDir, {
     exclude: ['dist'],
     bundling: {

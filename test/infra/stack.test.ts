@@ -10,6 +10,7 @@ import { errorBody } from '../../shared/http/response.ts';
 import { routeIds, routes, writesTable, type RouteId } from '../../shared/routes.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { secondaryIndexes, tableDefinition } from '../../shared/store/table-definition.ts';
+import { DASHBOARD_DOMAIN, withDashboardDomain } from './dashboard-domain.ts';
 import { PRODUCTION_DOMAINS, stageContext, SYNTH_TIMEOUT_MS, TEST_ENVIRONMENT } from './stage-context.ts';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
@@ -371,8 +372,9 @@ describe('PaymentsStack', () => {
         const found = responses.filter(([, r]) => r.Properties.ResponseType === type);
         expect(found, type).toHaveLength(1);
         const { Properties } = found[0]![1];
-        const body = JSON.parse(Properties.ResponseTemplates['application/json'] as string) as Record<string, unknown>;
-        expect(body, type).toEqual({ ...errorBody(definition.statusCode, definition.code, definition.message), requestId: 'req_$context.requestId', docUrl: `README.md#error-${definition.code}` });
+        const body = JSON.parse(withDashboardDomain(Properties.ResponseTemplates['application/json'])) as Record<string, unknown>;
+        // docUrl: the code's entry in the docs deployed with the dashboard's site.
+        expect(body, type).toEqual({ ...errorBody(definition.statusCode, definition.code, definition.message), requestId: 'req_$context.requestId', docUrl: `https://${DASHBOARD_DOMAIN}/docs/errors#error-${definition.code}` });
         expect(body.error, type).not.toBe('Error');
         const isDefault = type === 'DEFAULT_4XX' || type === 'DEFAULT_5XX';
         expect(Properties.StatusCode, type).toBe(isDefault ? undefined : String(definition.statusCode));
@@ -384,25 +386,22 @@ describe('PaymentsStack', () => {
     });
 
     it('answers unknown routes with 404 route_not_found and throttling with 429 and Retry-After', () => {
-      dev.template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
-        ResponseType: 'MISSING_AUTHENTICATION_TOKEN',
-        StatusCode: '404',
-        ResponseTemplates: { 'application/json': Match.serializedJson(Match.objectLike({ statusCode: 404, error: 'Not Found', code: 'route_not_found' })) },
-      });
+      dev.template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', { ResponseType: 'MISSING_AUTHENTICATION_TOKEN', StatusCode: '404' });
+      const [, missing] = dev.ofType('AWS::ApiGateway::GatewayResponse').find(([, r]) => r.Properties.ResponseType === 'MISSING_AUTHENTICATION_TOKEN')!;
+      expect(JSON.parse(withDashboardDomain(missing.Properties.ResponseTemplates['application/json']))).toMatchObject({ statusCode: 404, error: 'Not Found', code: 'route_not_found' });
       dev.template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
         ResponseType: 'THROTTLED',
         StatusCode: '429',
         ResponseParameters: Match.objectLike({ 'gatewayresponse.header.Retry-After': "'1'" }),
-        ResponseTemplates: {
-          'application/json': Match.serializedJson({
-            statusCode: 429,
-            error: 'Too Many Requests',
-            message: 'Rate limit exceeded. Please retry later.',
-            code: 'rate_limited',
-            requestId: 'req_$context.requestId',
-            docUrl: 'README.md#error-rate_limited',
-          }),
-        },
+      });
+      const [, throttled] = dev.ofType('AWS::ApiGateway::GatewayResponse').find(([, r]) => r.Properties.ResponseType === 'THROTTLED')!;
+      expect(JSON.parse(withDashboardDomain(throttled.Properties.ResponseTemplates['application/json']))).toEqual({
+        statusCode: 429,
+        error: 'Too Many Requests',
+        message: 'Rate limit exceeded. Please retry later.',
+        code: 'rate_limited',
+        requestId: 'req_$context.requestId',
+        docUrl: `https://${DASHBOARD_DOMAIN}/docs/errors#error-rate_limited`,
       });
     });
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CreateChargeBodySchema } from '../../shared/schemas/card-schemas.ts';
 import { ErrorSchema } from '../../shared/schemas/common.ts';
@@ -60,5 +61,11 @@ describe('errors that teach', () => {
     const problems = problemsOf(CreateSessionBodySchema, { amountMinor: 10.5 });
     expect(example.errors).toEqual(problems);
     expect(example).toMatchObject({ message: problems[0]!.message, field: problems[0]!.param, code: problems[0]!.code, docUrl: docUrlFor(DEFAULT_DOCS_BASE_URL, problems[0]!.code) });
+  });
+
+  it('says in docs/errors.md exactly what it answers', () => {
+    const page = readFileSync('docs/errors.md', 'utf8');
+    for (const amountMinor of [10.5, '10.50', '1050']) expect(page).toContain(problemsOf(CreateSessionBodySchema, { amountMinor, currency: 'VES' })[0]!.message);
+    expect(page).toContain(problemsOf(CreateSessionBodySchema, { amount: 1050, currency: 'VES' })[0]!.message.replace('Unknown parameter: amount. ', 'amount. '));
   });
 });
