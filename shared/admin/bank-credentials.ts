@@ -59,6 +59,7 @@ function checkAgainstConnector(gateway: GatewayId, credentials: unknown): void {
   if (checked.success) return;
   const [issue] = checked.error.issues;
   const field = issue!.code === 'unrecognized_keys' ? issue!.keys[0]! : issue!.path.join('.');
-  const problem = issue!.code === 'unrecognized_keys' ? 'is not one of its fields' : issue!.code === 'invalid_type' && issue!.input === undefined ? 'is missing' : `is invalid (${issue!.message})`;
+  const given = issue!.path.reduce<unknown>((value, key) => (value as Record<PropertyKey, unknown> | undefined)?.[key], credentials);
+  const problem = issue!.code === 'unrecognized_keys' ? 'is not one of its fields' : given === undefined ? 'is missing' : `is invalid (${issue!.message})`;
   throw new ValidationError(`The ${gateway} credentials are refused: ${field} ${problem}.`, field, 'credentials_invalid');
 }

@@ -27,6 +27,7 @@ describe("credentials checked against their connector's schema when loaded", () 
     const { merchant } = await sandbox.newMerchant();
     const wrong = loadBankCredentials(sandbox.deps, merchant.id, 'mercantil', JSON.stringify({ ...SIMULATOR_TEST_CREDENTIALS, merchantId: 'abc' }));
     await expect(wrong).rejects.toMatchObject({ statusCode: 400, options: { field: 'merchantId' } });
+    await expect(wrong).rejects.toThrow(/merchantId is invalid \(/);
 
     await loadBankCredentials(sandbox.deps, merchant.id, 'mercantil', JSON.stringify(SIMULATOR_TEST_CREDENTIALS));
     expect((await sandbox.deps.merchants.get(merchant.id))!.credentialsLoaded).toEqual({ mercantil: true });
