@@ -18,7 +18,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
   { params: GatewayParamsSchema, body: BankCredentialsBodySchema, responses: { success: { 200: LoadedSchema } } },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
-    await loadBankCredentials(deps, actor.merchantId, req.params.gateway, JSON.stringify(req.body));
+    await loadBankCredentials(deps, actor.merchantId, req.params.gateway, JSON.stringify(req.body), req.now);
     await deps.audit.record(auditEntry(actor, req.now, 'bank_credentials.loaded', req.params.gateway));
     return { statusCode: 200, body: { gateway: req.params.gateway, loaded: true as const } };
   },

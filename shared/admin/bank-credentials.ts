@@ -22,8 +22,8 @@ export const bankCredentialsContext = (merchantId: string, gateway: GatewayId): 
 });
 
 /**
- * Seals the credentials (a JSON object, as the bank issued them) and stores them; the merchant's
- * credentialsLoaded flag for the gateway is set in the same transaction. Loading again replaces them.
+ * Seals the credentials (a JSON object, as the bank issued them) and stores them with their load time `now`; the
+ * merchant's credentialsLoaded flag for the gateway is set in the same transaction. Loading again replaces them.
  *
  * @example
  * await loadBankCredentials({ ...stores, secretBox }, 'mer_123', 'bank_direct', readFileSync('creds.json', 'utf8'));
@@ -33,6 +33,7 @@ export async function loadBankCredentials(
   merchantId: string,
   gateway: GatewayId,
   credentialsJson: string,
+  now: number = Date.now(),
 ): Promise<void> {
   let parsed: unknown;
   try {
@@ -47,7 +48,7 @@ export async function loadBankCredentials(
   checkAgainstConnector(gateway, parsed);
   await requireMerchant(stores.merchants, merchantId);
   const ciphertext = await stores.secretBox.encrypt(credentialsJson, bankCredentialsContext(merchantId, gateway));
-  await stores.merchants.saveCredentials(merchantId, gateway, ciphertext);
+  await stores.merchants.saveCredentials(merchantId, gateway, ciphertext, new Date(now).toISOString());
 }
 
 /**

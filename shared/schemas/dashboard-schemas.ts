@@ -73,7 +73,8 @@ export const SettingsSchema = z.object({
   businessName: z.string().nullable(),
   logoUrl: z.string().nullable(),
   gateways: z.record(z.enum(CURRENCIES), z.enum(GATEWAY_IDS)),
-  credentials: z.record(z.enum(GATEWAY_IDS), z.object({ loaded: z.boolean() })),
+  /** loadedAt: when the credentials were last loaded; null when not loaded (or loaded before dates were kept). */
+  credentials: z.record(z.enum(GATEWAY_IDS), z.object({ loaded: z.boolean(), loadedAt: z.string().nullable() })),
   testMode: z.record(z.enum(GATEWAY_IDS), z.object({ state: z.enum(['on', 'off']), supported: z.boolean(), request: TestModeRequestSchema.nullable() })),
 });
 export const UpdateSettingsBodySchema = z.strictObject({

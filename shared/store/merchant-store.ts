@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import type { Merchant } from '../domain/merchant.ts';
 import { normaliseBranding, type BrandingInput, type LogoContentType, type MerchantLogo } from '../domain/merchant-branding.ts';
@@ -20,9 +20,11 @@ export interface MerchantStore {
    * await merchants.setMapEntry('mer_123', 'rateLimits', 'charge', { perMinute: 60, perDay: 5000 });
    */
   setMapEntry<M extends 'rateLimits' | 'testMode' | 'gateways'>(merchantId: string, map: M, entry: keyof Merchant[M] & string, value: Merchant[M][keyof Merchant[M]]): Promise<Merchant>;
-  /** Stores a gateway's bank credentials, already encrypted, and marks them loaded. */
-  saveCredentials(merchantId: string, gateway: string, ciphertext: string): Promise<void>;
+  /** Stores a gateway's bank credentials, already encrypted, with when they were loaded, and marks them loaded. */
+  saveCredentials(merchantId: string, gateway: string, ciphertext: string, loadedAt: string): Promise<void>;
   getCredentials(merchantId: string, gateway: string): Promise<string | null>;
+  /** When each gateway's credentials were loaded (one Query that reads the dates, never the ciphertext); credentials loaded before dates were kept have none. */
+  credentialsLoadedAt(merchantId: string): Promise<Partial<Record<string, string>>>;
   /**
    * Sets or removes the business name and the logo, field by field (no read of the merchant first): absent fields
    * are left as they are, null removes. Checks and cleans the input first (normaliseBranding; BrandingError when
@@ -127,13 +129,13 @@ export function createMerchantStore(db: DynamoDBDocumentClient, tableName: strin
         }
       }
     },
-    async saveCredentials(merchantId, gateway, ciphertext) {
+    async saveCredentials(merchantId, gateway, ciphertext, loadedAt) {
       // One transaction: the flag never says "loaded" without the credentials, nor the reverse.
       await conditional(() =>
         db.send(
           new TransactWriteCommand({
             TransactItems: [
-              { Put: { TableName: tableName, Item: { ...credentialsKey(merchantId, gateway), type: 'bank_credentials', ciphertext } } },
+              { Put: { TableName: tableName, Item: { ...credentialsKey(merchantId, gateway), type: 'bank_credentials', ciphertext, loadedAt } } },
               {
                 Update: {
                   TableName: tableName,
@@ -194,6 +196,17 @@ export function createMerchantStore(db: DynamoDBDocumentClient, tableName: strin
     async getCredentials(merchantId, gateway) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: credentialsKey(merchantId, gateway) }));
       return (Item?.ciphertext as string | undefined) ?? null;
+    },
+    async credentialsLoadedAt(merchantId) {
+      const { Items = [] } = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :credentials)',
+          ExpressionAttributeValues: { ':pk': `MERCHANT#${merchantId}`, ':credentials': 'CREDENTIALS#' },
+          ProjectionExpression: 'sk, loadedAt',
+        }),
+      );
+      return Object.fromEntries(Items.flatMap((item) => (typeof item.loadedAt === 'string' ? [[(item.sk as string).slice('CREDENTIALS#'.length), item.loadedAt]] : [])));
     },
   };
 }

@@ -74,7 +74,8 @@ describe('dashboard changes and their audit log', () => {
     const put = await admin.request('PUT', '/v1/dashboard/bank-credentials/bank_direct', { body: { apiKey: 'bank-secret-value-123', merchantCode: 'M-1' } });
     expect(put.status, put.text).toBe(200);
     const settings = await reader.request('GET', '/v1/dashboard/settings');
-    expect(settings.body.credentials.bank_direct).toEqual({ loaded: true });
+    expect(settings.body.credentials.bank_direct).toEqual({ loaded: true, loadedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) });
+    expect(settings.body.credentials.bank_otp).toEqual({ loaded: false, loadedAt: null });
     expect(settings.text).not.toContain('bank-secret-value-123');
     const stored = await sandbox.deps.merchants.getCredentials(merchantId, 'bank_direct');
     expect(stored).toBeTruthy();
