@@ -29,7 +29,7 @@ interface LifecycleStep {
 
 /**
  * A buyer is assumed to spend a minute on the checkout with the page in front: it reads its session once when it
- * opens, then every POLL_MS while visible (README, Checkout page); it stops at the charge's answer.
+ * opens, then every POLL_MS while visible (docs/checkout.md); it stops at the charge's answer.
  */
 const CHECKOUT_READS = 1 + 60_000 / POLL_MS;
 

@@ -15,7 +15,7 @@ export interface ServiceConfig {
    * Never set in AWS, where the sender refuses loopback, private, link-local and metadata addresses.
    */
   allowLoopbackWebhooks?: boolean;
-  /** Base of each error's docUrl (`<base>#error-<code>`): where the README is published. Default README.md. */
+  /** Base of each error's docUrl (`<base>#error-<code>`): the errors page of the docs (docs/errors.md). Default: shared/http/request-id.ts. */
   docsBaseUrl?: string;
 }
 

@@ -5,7 +5,7 @@
  * - a close the page cannot predict (the merchant expires the session, another tab pays it) is read every
  *   POLL_MS while the page is visible, and at once when the buyer comes back to it (visible again, or focused);
  * - a hidden page does not read at all, and a closed session stops the reads for good.
- * README, "Checkout page", gives the reasons for the intervals.
+ * docs/checkout.md gives the reasons for the intervals.
  */
 
 /** A close elsewhere shows within half a minute on a page in front of the buyer; a charge on a stale page is refused and shows it at once. */

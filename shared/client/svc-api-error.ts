@@ -4,7 +4,7 @@ import type { ApiErrorBody } from './api-types.ts';
 export type ErrorAnswer = Omit<ApiErrorBody, 'requestId' | 'docUrl'> & Partial<Pick<ApiErrorBody, 'requestId' | 'docUrl'>>;
 
 /**
- * A non-2xx answer of the API, in its one error shape. Branch on `code` (the README's error catalogue lists them);
+ * A non-2xx answer of the API, in its one error shape. Branch on `code` (docs/errors.md lists them);
  * `message` is for people and may change.
  */
 export class SvcApiError extends Error {
@@ -15,7 +15,7 @@ export class SvcApiError extends Error {
   readonly errors: NonNullable<ApiErrorBody['errors']>;
   /** The answer's Request-Id: quote it to support. Null only when something in the way answered without one. */
   readonly requestId: string | null;
-  /** The code's entry in the README's error table; null for an answer not in the API's shape. */
+  /** Absolute URL of the code's entry in the docs' error catalogue (http://localhost:4010/docs/errors#error-<code> in the sandbox); null for an answer not in the API's shape. */
   readonly docUrl: string | null;
   /** From Retry-After (429, 409 idempotency_in_progress); null when the answer had none. */
   readonly retryAfterSeconds: number | null;

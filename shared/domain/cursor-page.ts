@@ -1,5 +1,5 @@
 /**
- * The envelope of the lists the spec leaves open (README "Lists"): `{ data, hasMore, nextCursor }`, asked for with
+ * The envelope of the lists the spec leaves open (docs/api.md, "Lists"): `{ data, hasMore, nextCursor }`, asked for with
  * `limit` and `startingAfter` (the id of the last item seen; `nextCursor` is that id when there is more). Pure.
  */
 

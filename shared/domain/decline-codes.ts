@@ -4,7 +4,7 @@
  * on errorCode. Pure.
  */
 
-/** Codes of the banks' card protocol that the sandbox bank also returns; see the README's test card table. */
+/** Codes of the banks' card protocol that the sandbox bank also returns; see the test card table of docs/payments.md. */
 export const PROCESSOR_CODES = {
   DO_NOT_HONOR: '0005',
   INSUFFICIENT_FUNDS: '0051',

@@ -4,7 +4,7 @@
  * interpreted by the service. Pure: no I/O.
  */
 
-/** Limits, as documented in README "Metadata"; the zod schema (shared/schemas/common.ts) enforces them. */
+/** Limits, as documented in docs/api.md, "Metadata"; the zod schema (shared/schemas/common.ts) enforces them. */
 export const METADATA_LIMITS = {
   keys: 20,
   keyLength: 40,

@@ -5,7 +5,7 @@ import { card, checkoutCharge, openSession } from '../support/checkout.ts';
 import type { TestResponse, TestSandbox } from '../support/sandbox.ts';
 import type { SandboxWithReceiver } from '../support/sandbox-with-receiver.ts';
 
-/** The sandbox bank's cards whose charges are approved and whose refunds behave as named (README, test cards). */
+/** The sandbox bank's cards whose charges are approved and whose refunds behave as named (docs/payments.md, test cards). */
 export const REFUND_CARDS = {
   succeeds: '4111111111111111',
   fails: '4000000000005126',
@@ -34,7 +34,7 @@ export async function endpointAt(env: SandboxWithReceiver, key: string, enabledE
 
 /**
  * The events delivered to that endpoint so far (after the background work drains), each signature checked, each
- * event once: delivery is at least once (README), so a receiver deduplicates by event id, as this one does.
+ * event once: delivery is at least once (docs/webhooks.md), so a receiver deduplicates by event id, as this one does.
  */
 export async function delivered(env: SandboxWithReceiver, endpoint: { path: string; secret: string }) {
   await env.sandbox.background.drain();

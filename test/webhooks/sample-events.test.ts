@@ -48,7 +48,7 @@ describe('sample events', () => {
       await collect(session.reference);
     };
     await refund(TEST_CARDS.visa);
-    // Its refunds fail at the bank (README: test cards).
+    // Its refunds fail at the bank (docs/payments.md: test cards).
     await refund('4000000000005126');
     await collect((await pay(TEST_CARDS.insufficientFunds)).session.reference);
     await collect((await pay(TEST_CARDS.processorError)).session.reference);

@@ -1,5 +1,5 @@
 /**
- * The sandbox bank's test cards: the catalogue published in the README. Any expiry in the past declines with
+ * The sandbox bank's test cards: the catalogue published in docs/payments.md. Any expiry in the past declines with
  * 0120 whatever the number; a number not listed here is declined with 0005 (do not honor).
  */
 import { PROCESSOR_CODES } from '../../../shared/domain/decline-codes.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SvcClient } from '../../../shared/client/index.ts';
 import { LISTEN_DESCRIPTION } from './listen.ts';
 
-/** The sandbox bank's test cards (README, "Test cards"). */
+/** The sandbox bank's test cards (docs/payments.md, "Test cards"). */
 const CARDS = { approved: '4111111111111111', declined: '4000000000000002', failed: '4000000000000119' } as const;
 
 interface Context {
