@@ -1,4 +1,5 @@
 import { sessionExpiredEvent } from '../../shared/domain/events.ts';
+import { GATEWAYS } from '../../shared/domain/merchant.ts';
 import { stateOf, toSessionResource } from '../../shared/domain/session.ts';
 import { decideMerchantExpire } from '../../shared/domain/session-state.ts';
 import { ConflictError } from '../../shared/errors.ts';
@@ -41,7 +42,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       const closedAt = new Date(req.now).toISOString();
       try {
         session =
-          session.gateway === 'card_processor'
+          GATEWAYS[session.gateway].pendingPayments
             ? await closeWithProcessor(deps, req.auth.merchant, session, decision.reason, req.now)
             : await deps.sessions.close(session, decision.reason, closedAt, sessionExpiredEvent(session, decision.reason, closedAt));
         break;

@@ -37,8 +37,11 @@ export interface PaymentDataIssue {
   message: string;
 }
 
-/** The VES banks identify the payer by cédula or passport; the USD processor does not ask for it. */
-export const documentRequired = (gateway: GatewayId): boolean => gateway !== 'card_processor';
+/**
+ * The VES banks identify the payer by cédula or passport; the USD processors (card_processor, Stripe) do not ask for
+ * it. By name: the checkout page bundles this module and cannot load the connector registry behind GATEWAYS.
+ */
+export const documentRequired = (gateway: GatewayId): boolean => gateway !== 'card_processor' && gateway !== 'stripe';
 
 const digitsOnly = (value: string): string => value.replace(/[\s-]/g, '');
 
