@@ -21,7 +21,7 @@ import { writePageFiles, type PageFile } from './page-build.ts';
 export const DOCS_PATH = '/docs';
 const DOCS_DIR = fileURLToPath(new URL('../docs/', import.meta.url));
 
-/** The order of the navigation bar; pages not named here follow in alphabetical order. */
+/** The navigation bar, in this order (docs/index.md lists every page); the other pages follow in alphabetical order. */
 const NAVIGATION = ['index', 'guide', 'api', 'payments', 'errors', 'webhooks', 'checkout', 'dashboard-guide', 'sdk-and-cli', 'contract'];
 
 const STYLES = `:root{color-scheme:light;font:16px/1.55 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1f24;background:#fff}
@@ -111,7 +111,8 @@ const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
 
 function pageHtml(page: DocsPage, pages: DocsPage[], stylesheet: string): string {
   const href = (name: string) => `${DOCS_PATH}/${name === 'index' ? '' : name}`;
-  const links = pages.map((p) => `<li><a href="${href(p.name)}"${p.name === page.name ? ' aria-current="page"' : ''}>${escapeHtml(p.title)}</a></li>`).join('');
+  // The integration pages, in reading order; the index lists every page.
+  const links = pages.filter((p) => NAVIGATION.includes(p.name) || p.name === page.name).map((p) => `<li><a href="${href(p.name)}"${p.name === page.name ? ' aria-current="page"' : ''}>${escapeHtml(p.title)}</a></li>`).join('');
   return `<!doctype html>
 <html lang="en">
 <head>
