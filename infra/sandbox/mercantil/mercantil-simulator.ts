@@ -4,7 +4,8 @@
  * field encryption, with the bank's published test data (docs/connectors.md). Where the bank's sources are silent
  * (its error catalogue, HTTP statuses, duplicate invoices), the behaviour and the codes are the simulator's own,
  * listed in SIMULATOR_CODES and documented as such. Keeps charges by invoice_number (a repeat never charges twice)
- * and never stores a card number or CVV: only the last four digits.
+ * with only the card's last four digits; its record of requests (for contract tests) keeps a card number only when
+ * it is one of the bank's published test cards, any other masked to its last four (CVVs arrive encrypted).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -38,7 +39,7 @@ export type MercantilFault = 'timeout' | 'server_error' | 'drop';
 export interface MercantilCall {
   operation: 'getauth' | 'pay' | 'search';
   invoice: string | null;
-  /** The request body as sent (encrypted fields stay encrypted), for contract tests. */
+  /** The request body as sent (encrypted fields stay encrypted; a card number not a test card masked), for contract tests. */
   body: Record<string, unknown>;
   clientId: string | undefined;
 }
@@ -185,7 +186,7 @@ export async function startMercantilSimulator({ clock, credentials = SIMULATOR_T
     }
     const clientId = req.headers['x-ibm-client-id'] as string | undefined;
     const invoice = ((body.transaction ?? body.search_by) as Record<string, unknown> | undefined)?.invoice_number;
-    calls.push({ operation, invoice: typeof invoice === 'string' ? invoice : null, body, clientId });
+    calls.push({ operation, invoice: typeof invoice === 'string' ? invoice : null, body: recordable(body), clientId });
     const faultAt = faults.findIndex((f) => f.operation === operation);
     const fault = faultAt >= 0 ? faults.splice(faultAt, 1)[0]!.fault : null;
     if (fault === 'drop') {
@@ -231,6 +232,19 @@ export async function startMercantilSimulator({ clock, credentials = SIMULATOR_T
         server.close(() => resolve());
       }),
   };
+}
+
+const TEST_CARD_NUMBERS: readonly unknown[] = [MERCANTIL_TEST_DATA.debit.cardNumber, MERCANTIL_TEST_DATA.credit.cardNumber];
+
+/** The body with any card number that is not one of the bank's test cards masked to its last four. */
+function recordable(body: Record<string, unknown>): Record<string, unknown> {
+  const mask = (block: unknown) => {
+    if (!block || typeof block !== 'object') return block;
+    const { card_number: number, ...rest } = block as Record<string, unknown>;
+    if (number === undefined || TEST_CARD_NUMBERS.includes(number)) return block;
+    return { ...rest, card_number: `${'*'.repeat(Math.max(0, String(number).length - 4))}${String(number).slice(-4)}` };
+  };
+  return { ...body, ...(body.transaction ? { transaction: mask(body.transaction) } : {}), ...(body.transaction_authInfo ? { transaction_authInfo: mask(body.transaction_authInfo) } : {}) };
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
