@@ -250,6 +250,7 @@ export const en: Dictionary = {
     revoked: 'Key revoked.',
     noKeys: 'No keys.',
     notForRole: 'API keys are shown to the developer and administrator roles only.',
+    adminOnly: 'Administrators only: a live secret key moves money.',
   },
   settings: {
     title: 'Settings',

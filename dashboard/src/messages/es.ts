@@ -248,6 +248,7 @@ export const es = {
     revoked: 'Clave revocada.',
     noKeys: 'No hay claves.',
     notForRole: 'Las claves de la API solo las ven los roles desarrollador y administrador.',
+    adminOnly: 'Solo administradores: una clave secreta real mueve dinero.',
   },
   settings: {
     title: 'Configuración',

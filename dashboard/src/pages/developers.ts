@@ -47,6 +47,8 @@ export async function renderDevelopers(view: HTMLElement): Promise<void> {
           }),
         );
         buttons.append(roll, revoke);
+      } else if (key.status === 'active') {
+        buttons.append(h('span', { class: 'hint' }, d.adminOnly));
       }
       return [h('code', {}, label), d.kinds[key.kind] ?? key.kind, key.mode === 'test' ? t().common.test : t().common.live, badge(key.status), formatDateTime(key.createdAt), buttons.childElementCount ? buttons : t().common.none];
     });
