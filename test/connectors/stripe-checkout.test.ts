@@ -148,6 +148,27 @@ describe('USD checkout on Stripe through its simulator, end to end in the sandbo
     expect((await sandbox.deps.merchants.get(merchant.id))?.credentialsLoaded.stripe).toBeFalsy();
   });
 
+  it('leaves a confirm Stripe did not answer in time pending, then reconciles it from Stripe (captured once)', async () => {
+    const { keys, session } = await openedSession();
+    sandbox.stripe.injectFault({ operation: 'confirm', kind: 'delay' });
+
+    const timedOut = await checkoutCharge(sandbox, session.reference, { card: card(STRIPE_CARDS.visa), document: null });
+    sandbox.advance(61);
+    const page = await sandbox.request('GET', `/v1/checkout/sessions/${session.reference}`);
+
+    const txn = timedOut.body.transaction.reference;
+    const intent = sandbox.stripe.intentOf(session.reference)!;
+    expect(timedOut.status).toBe(202);
+    expect(timedOut.body).toMatchObject({ transaction: { status: 'pending' }, session: { status: 'processing' } });
+    expect(page.body).toMatchObject({ status: 'completed', lastTransaction: { reference: txn, status: 'approved' } });
+    expect(intent).toMatchObject({ status: 'succeeded', amount_received: 2500 });
+    expect(sandbox.stripe.calls({ path: `/v1/payment_intents/${intent.id}/confirm` })).toHaveLength(1);
+    expect(sandbox.stripe.calls({ operation: 'search_intents' }).length).toBeGreaterThan(0);
+    const detail = await sandbox.request('GET', `/v1/transactions/${txn}`, { key: keys.secretTest });
+    expect(detail.body.trace.map((t: { event: string }) => t.event)).toEqual(['created', 'payment_opened', 'bank_no_answer', 'reconciled', 'approved']);
+    expect(detail.body).toMatchObject({ status: 'approved' });
+  });
+
   it('a live session uses the sk_live_ key: the PaymentIntent is created in live mode', async () => {
     const { session } = await openedSession('secretLive');
 

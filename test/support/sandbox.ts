@@ -38,6 +38,8 @@ export async function startTestSandbox(
     restartOf?: TestSandbox;
     /** Where the local keys live; default one folder per test process. The admin CLI finds them at <SANDBOX_DIR>/keys. */
     keyDir?: string;
+    /** Where the GATEWAY_*_URL variables are read (default process.env): one set sends that gateway's traffic there. */
+    gatewayEnv?: NodeJS.ProcessEnv;
     /** Default SILENT; a leak scan turns logging on to read every line. */
     logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
   } = {},
@@ -53,6 +55,7 @@ export async function startTestSandbox(
     keyCacheTtlMs: options.keyCacheTtlMs,
     keyDir: options.keyDir ?? TEST_KEY_DIR,
     gatewayTimeoutMs: options.gatewayTimeoutMs,
+    gatewayEnv: options.gatewayEnv,
     logLevel: options.logLevel ?? 'SILENT',
     ownsMerchant: (merchantId) => owned.has(merchantId),
     streamReaderId: options.restartOf?.streamReaderId,
