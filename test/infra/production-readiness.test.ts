@@ -10,6 +10,7 @@ import { DEFAULT_MAX_BODY_BYTES } from '../../shared/config.ts';
 import { GATEWAY_IDS } from '../../shared/domain/merchant.ts';
 import type { FunctionNeed } from '../../shared/function-needs.ts';
 import { GATEWAY_URL_VARIABLES } from '../../shared/gateways/gateway-registry.ts';
+import { MERCANTIL_SANDBOX_URL } from '../../shared/connectors/mercantil/index.ts';
 import { routeIds, routes, writesTable } from '../../shared/routes.ts';
 import { workers } from '../../shared/workers.ts';
 import { PRODUCTION_DOMAINS, stageContext, SYNTH_TIMEOUT_MS, TEST_ENVIRONMENT } from './stage-context.ts';
@@ -216,6 +217,9 @@ describe('production readiness', () => {
       const charge = prod.environmentOf(prod.stack.api.routeFunctions.createCheckoutCharge!);
       expect(charge.GATEWAY_BANK_DIRECT_URL).toBe('https://api.bank-direct.example/test');
       expect(charge.GATEWAY_CARD_PROCESSOR_URL).toEqual({ Ref: expect.stringContaining('SsmParameterValue') });
+      // Mercantil's test environment lives at another address: the bank's published sandbox unless context says otherwise.
+      expect(charge.GATEWAY_MERCANTIL_TEST_URL).toBe(MERCANTIL_SANDBOX_URL);
+      expect(prod.environmentOf(prod.stack.api.routeFunctions.listSessions!).GATEWAY_MERCANTIL_TEST_URL).toBeUndefined();
     });
   });
 
