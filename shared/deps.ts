@@ -25,6 +25,7 @@ import { createWebhookDeliveryStore, type WebhookDeliveryStore } from './store/w
 import { createWebhookEndpointStore, type WebhookEndpointStore } from './store/webhook-endpoint-store.ts';
 import { createAuditStore, type AuditStore } from './store/audit-store.ts';
 import { createUserStore, type UserStore } from './store/user-store.ts';
+import { createDashboardSessionStore, type DashboardSessionStore } from './store/dashboard-session-store.ts';
 import type { UserDirectory, UserTokenVerifier } from './dashboard/user-directory.ts';
 import type { OAuthTokenSource } from './webhooks/oauth-tokens.ts';
 
@@ -61,6 +62,8 @@ export interface Deps {
   gateways: GatewayRegistry;
   /** Dashboard users (merchant and role) and the sign-in failure counts. */
   users: UserStore;
+  /** Signed-in dashboard sessions: sign-out, idle timeout, whether the sign-in had MFA (shared/dashboard/dashboard-sessions.ts). */
+  dashboardSessions: DashboardSessionStore;
   /** The audit log of changes made with a user token. */
   audit: AuditStore;
   /** Checks user tokens (the Cognito pool's in AWS, the sandbox's own locally): the functions of dashboard routes wire it. */
@@ -96,6 +99,7 @@ export interface DepsOptions {
 export function createDeps({ config, db, clock = systemClock, logger = createLogger(), metrics = metricsFromEnvironment(), parts = [] }: DepsOptions): Deps {
   const merchants = createMerchantStore(db, config.tableName);
   const users = createUserStore(db, config.tableName);
+  const dashboardSessions = createDashboardSessionStore(db, config.tableName);
   const apiKeys = createApiKeyStore(db, config.tableName);
   const transactions = createTransactionStore(db, config.tableName);
   const core: CoreDeps = {
@@ -107,7 +111,7 @@ export function createDeps({ config, db, clock = systemClock, logger = createLog
     merchants,
     apiKeys,
     // Tokens are checked by the part the function wires (userTokens), looked up at use: only dashboard routes call it.
-    authenticator: new Authenticator(apiKeys, merchants, clock, config.keyCacheTtlMs, { users, tokens: { verify: (token) => deps.userTokens.verify(token) } }),
+    authenticator: new Authenticator(apiKeys, merchants, clock, config.keyCacheTtlMs, { users, sessions: dashboardSessions, tokens: { verify: (token) => deps.userTokens.verify(token) } }),
     sessions: createSessionStore(db, config.tableName),
     idempotency: createIdempotencyStore(db, config.tableName),
     rateLimits: createRateLimitStore(db, config.tableName),
@@ -119,6 +123,7 @@ export function createDeps({ config, db, clock = systemClock, logger = createLog
     charges: createChargeStore(db, config.tableName, transactions),
     refunds: createRefundStore(db, config.tableName),
     users,
+    dashboardSessions,
     audit: createAuditStore(db, config.tableName),
   };
   const unwired = Object.fromEntries(OPTIONAL_PARTS.map((part) => [part, notWired(part)])) as OptionalParts;

@@ -34,6 +34,8 @@ export interface RouteDefinition {
   dashboard?: Role;
   /** Left out of the public OpenAPI document: the dashboard's own routes (docs/dashboard.md). */
   internal?: true;
+  /** Open to an admin whose sign-in had no MFA yet (shared/dashboard/dashboard-sessions.ts): what enrolling one takes. */
+  beforeMfa?: true;
   /**
    * The body carries card data (number, CVV): anything derived from it, such as the Idempotency-Key's request
    * fingerprint, is the card vault's keyed HMAC, never an unkeyed hash (docs/security.md). Needs `fingerprints`.
@@ -380,6 +382,21 @@ export const routes = {
     summary: 'The signed-in user and their merchant',
     dashboard: 'read_only',
     internal: true,
+    beforeMfa: true,
+  },
+  dashboardSignOut: {
+    method: 'POST',
+    path: '/v1/dashboard/auth/sign-out',
+    entry: 'functions/dashboard/sign-out.ts',
+    auth: 'user',
+    access: 'write',
+    rateClass: null,
+    idempotency: 'none',
+    summary: "End the signed-in session: its token is refused from then on",
+    needs: ['userPool'],
+    dashboard: 'read_only',
+    internal: true,
+    beforeMfa: true,
   },
   getDashboardMfa: {
     method: 'GET',
@@ -393,6 +410,7 @@ export const routes = {
     needs: ['userPool'],
     dashboard: 'read_only',
     internal: true,
+    beforeMfa: true,
   },
   startDashboardMfaEnrolment: {
     method: 'POST',
@@ -406,6 +424,7 @@ export const routes = {
     needs: ['userPool', 'secrets'],
     dashboard: 'read_only',
     internal: true,
+    beforeMfa: true,
   },
   confirmDashboardMfaEnrolment: {
     method: 'POST',
@@ -419,6 +438,7 @@ export const routes = {
     needs: ['userPool', 'secrets'],
     dashboard: 'read_only',
     internal: true,
+    beforeMfa: true,
   },
   disableDashboardMfa: {
     method: 'POST',

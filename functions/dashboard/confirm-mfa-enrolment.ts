@@ -22,6 +22,8 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const user = signedInUser(req.auth);
     const state = await openEnrolment(deps.secretBox, user.id, req.body.enrolmentSession, req.now);
     await withReservedAttempt(deps, user.email, req.now, () => deps.userDirectory.confirmMfaEnrolment(user, state, req.body.code));
+    // The code just proved the app: this session counts as signed in with MFA (an admin needs no new sign-in).
+    await deps.dashboardSessions.markMfa(req.auth.dashboardSession!.id);
     await deps.audit.record(auditEntry(user, req.now, 'user.mfa_enabled', user.id, { method: 'totp' }));
     return { statusCode: 200, body: { enabled: true } };
   },

@@ -3,7 +3,7 @@ import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-direct
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { MfaBodySchema, SignInResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { signInAnswer } from './sign-in-answer.ts';
-import { withReservedAttempt } from './sign-in-guard.ts';
+import { limitSignInRate, withReservedAttempt } from './sign-in-guard.ts';
 
 /**
  * POST /v1/dashboard/auth/mfa: the authenticator app's code for a sign-in's `mfa` challenge. The attempt is reserved
@@ -15,9 +15,10 @@ export const { build, handler, schemas, parts } = defineApiHandler(
   async (req, deps) => {
     const userId = await deps.userDirectory.challengeUser(req.body.challengeSession, 'mfa');
     const user = userId ? await deps.users.get(userId) : null;
+    await limitSignInRate(deps, { client: req.client.ipAddress, email: user?.email }, req.now);
     if (!user) throw new InvalidCredentialsError();
     const respond = () => deps.userDirectory.respond(req.body.challengeSession, 'mfa', req.body.code);
-    return signInAnswer(deps, await withReservedAttempt(deps, user.email, req.now, respond, (outcome) => outcome.kind === 'refused'), req.now);
+    return signInAnswer(deps, await withReservedAttempt(deps, user.email, req.now, respond, (outcome) => outcome.kind === 'refused'), req.now, { mfa: true });
   },
   { parts: [userDirectoryFromEnvironment] },
 );

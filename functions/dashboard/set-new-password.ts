@@ -12,7 +12,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
   async (req, deps) => {
     const problem = passwordProblem(req.body.newPassword);
     if (problem) throw new ValidationError(problem, 'newPassword', 'parameter_invalid');
-    return signInAnswer(deps, await deps.userDirectory.respond(req.body.challengeSession, 'new_password', req.body.newPassword), req.now);
+    return signInAnswer(deps, await deps.userDirectory.respond(req.body.challengeSession, 'new_password', req.body.newPassword), req.now, { mfa: false });
   },
   { parts: [userDirectoryFromEnvironment] },
 );

@@ -3,17 +3,22 @@
  * that never says whether the email has an account.
  */
 import type { Deps } from '../../shared/deps.ts';
+import { sessionIdOf } from '../../shared/dashboard/dashboard-sessions.ts';
 import { InvalidCredentialsError } from '../../shared/dashboard/errors.ts';
 import type { SignInResult } from '../../shared/dashboard/user-directory.ts';
 import type { ApiResult } from '../../shared/http/api-types.ts';
 
-/** A token clears the failures of the user's email (the attempt that led to it was reserved by the route). */
-export async function signInAnswer(deps: Deps, result: SignInResult, now: number): Promise<ApiResult> {
+/**
+ * A token clears the failures of the user's email (the attempt that led to it was reserved by the route) and starts
+ * its session (shared/dashboard/dashboard-sessions.ts): `mfa` when it answered an authenticator app's code.
+ */
+export async function signInAnswer(deps: Deps, result: SignInResult, now: number, { mfa }: { mfa: boolean }): Promise<ApiResult> {
   if (result.kind === 'refused') throw new InvalidCredentialsError();
   if (result.kind === 'challenge') return { statusCode: 200, body: { challenge: result.challenge, challengeSession: result.challengeSession } };
   const user = await deps.users.get(result.userId);
   // A login whose user item is gone (removed meanwhile) signs nobody in.
   if (!user) throw new InvalidCredentialsError();
   await deps.users.clearSignInFailures(user.email, now);
+  await deps.dashboardSessions.start(sessionIdOf(result.token), { userId: user.id, mfa, lastSeenAt: now, expiresAt: Date.parse(result.expiresAt) });
   return { statusCode: 200, body: { token: result.token, expiresAt: result.expiresAt, user }, headers: { 'Cache-Control': 'no-store' } };
 }

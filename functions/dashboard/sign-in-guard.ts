@@ -4,8 +4,11 @@
  * 5-failures-per-15-minutes limit of an email. The attempt is reserved before the check, atomically: of many parallel
  * guesses only the limit's worth are ever checked.
  */
+import { createHash } from 'node:crypto';
 import type { Deps } from '../../shared/deps.ts';
-import { SignInLockedError } from '../../shared/dashboard/errors.ts';
+import type { RateLimit } from '../../shared/domain/merchant.ts';
+import { SignInLockedError, SignInRateLimitedError } from '../../shared/dashboard/errors.ts';
+import { SIGN_IN_COUNTER, SIGN_IN_RATE } from '../../shared/dashboard/sign-in-rate.ts';
 import { IncorrectMfaCodeError, IncorrectPasswordError } from '../../shared/dashboard/mfa-errors.ts';
 import { lockedForMs } from '../../shared/dashboard/sign-in-lockout.ts';
 
@@ -27,3 +30,18 @@ export async function withReservedAttempt<T>(deps: Deps, email: string, now: num
   if (!failed(outcome)) await deps.users.releaseSignInAttempt(email, now);
   return outcome;
 }
+
+/**
+ * Counts an attempt against sign-in's own rate limit (shared/dashboard/sign-in-rate.ts) for the client address and,
+ * when known, the email: 429 `too_many_sign_in_attempts` past either.
+ */
+export async function limitSignInRate(deps: Deps, { client, email }: { client: string; email?: string }, now: number): Promise<void> {
+  const owners: [string, RateLimit][] = [[`SIGNIN_CLIENT#${digest(client)}`, SIGN_IN_RATE.perClient]];
+  if (email) owners.push([`SIGNIN_EMAIL#${digest(email)}`, SIGN_IN_RATE.perEmail]);
+  for (const [owner, limit] of owners) {
+    const decision = await deps.rateLimits.consume(owner, SIGN_IN_COUNTER, limit, now);
+    if (!decision.allowed) throw new SignInRateLimitedError(decision.retryAfterSeconds);
+  }
+}
+
+const digest = (value: string): string => createHash('sha256').update(value).digest('hex');

@@ -3,19 +3,21 @@ import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-direct
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { SignInBodySchema, SignInResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { signInAnswer } from './sign-in-answer.ts';
-import { withReservedAttempt } from './sign-in-guard.ts';
+import { limitSignInRate, withReservedAttempt } from './sign-in-guard.ts';
 
 /**
  * POST /v1/dashboard/auth/sign-in: email and password to a user token (or a challenge). The attempt is reserved
  * against the email's lockout before the directory is asked (sign-in-guard.ts): a locked email costs no password check.
+ * Before that, the attempt counts against sign-in's rate limit per client address and per email.
  */
 export const { build, handler, schemas, parts } = defineApiHandler(
   'dashboardSignIn',
   { body: SignInBodySchema, responses: { success: { 200: SignInResultSchema } } },
   async (req, deps) => {
     const email = normaliseEmail(req.body.email);
+    await limitSignInRate(deps, { client: req.client.ipAddress, email }, req.now);
     const result = await withReservedAttempt(deps, email, req.now, () => deps.userDirectory.signIn(email, req.body.password), (outcome) => outcome.kind === 'refused');
-    return signInAnswer(deps, result, req.now);
+    return signInAnswer(deps, result, req.now, { mfa: false });
   },
   { parts: [userDirectoryFromEnvironment] },
 );

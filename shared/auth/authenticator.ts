@@ -5,6 +5,8 @@ import type { Clock } from '../clock.ts';
 import type { DashboardUser } from '../dashboard/dashboard-user.ts';
 import { InvalidTokenError } from '../dashboard/errors.ts';
 import type { UserTokenVerifier } from '../dashboard/user-directory.ts';
+import { currentSession, type SignedInSession } from '../dashboard/current-session.ts';
+import type { DashboardSessionStore } from '../store/dashboard-session-store.ts';
 import { AuthenticationError, ValidationError } from '../errors.ts';
 import type { UserStore } from '../store/user-store.ts';
 import { hashApiKey, parseApiKey, type ApiKeyRecord, type ApiKeyStore, type KeyKind } from '../store/api-key-store.ts';
@@ -20,6 +22,8 @@ export interface AuthContext {
   session?: Session;
   /** Dashboard calls: the signed-in user (keyKind is then null). */
   user?: DashboardUser;
+  /** Dashboard calls: the session of the token (shared/dashboard/current-session.ts). */
+  dashboardSession?: SignedInSession;
   /** API-key calls: which key (its id, the SHA-256 the table keys it by, and hint) and who minted it, for the audit log. */
   apiKey?: ApiKeyIdentity;
 }
@@ -48,10 +52,10 @@ export class Authenticator {
   constructor(
     private readonly apiKeys: ApiKeyStore,
     private readonly merchantStore: MerchantStore,
-    clock: Clock,
+    private readonly clock: Clock,
     ttlMs: number,
     /** Dashboard users: without them, every user token is refused. */
-    private readonly userAccess?: { users: UserStore; tokens: UserTokenVerifier },
+    private readonly userAccess?: { users: UserStore; tokens: UserTokenVerifier; sessions: DashboardSessionStore },
   ) {
     this.keys = new TtlCache(clock, Math.min(ttlMs, KEY_REVOCATION_BOUND_MS));
     this.merchants = new TtlCache(clock, ttlMs);
@@ -85,18 +89,20 @@ export class Authenticator {
 
   /**
    * Resolves a dashboard user's token to the user, their merchant and the mode the call asks for (`Svc-Mode`, live by
-   * default). The user is read on every call, not cached: a removed user or a changed role counts at once.
-   * Throws InvalidTokenError for a token that is not valid or whose user is gone.
+   * default). The user is read on every call, not cached: a removed user or a changed role counts at once; so is the
+   * token's session (signed out, idle). Throws InvalidTokenError for a token that is not valid, whose user is gone or
+   * whose session is over.
    */
-  async authenticateUser(authorization: string | undefined, modeHeader: string | undefined): Promise<AuthContext & { user: DashboardUser }> {
+  async authenticateUser(authorization: string | undefined, modeHeader: string | undefined): Promise<AuthContext & { user: DashboardUser; dashboardSession: SignedInSession }> {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
     const claims = token && this.userAccess ? await this.userAccess.tokens.verify(token) : null;
     const user = claims ? await this.userAccess!.users.get(claims.userId) : null;
-    const merchant = user ? await this.merchant(user.merchantId) : null;
-    if (!user || !merchant) throw new InvalidTokenError();
+    const session = user && token ? await currentSession(this.userAccess!.sessions, token, user.id, this.clock.now()) : null;
+    const merchant = session ? await this.merchant(user!.merchantId) : null;
+    if (!user || !session || !merchant) throw new InvalidTokenError();
     const mode = (modeHeader ?? '').trim().toLowerCase() || 'live';
     if (mode !== 'test' && mode !== 'live') throw new ValidationError('The Svc-Mode header must be test or live.', 'Svc-Mode', 'parameter_invalid');
-    return { merchant, mode, keyKind: null, user };
+    return { merchant, mode, keyKind: null, user, dashboardSession: session };
   }
 
   /** The merchant, from the same short-lived cache as the keys' merchants. */

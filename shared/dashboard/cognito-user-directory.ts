@@ -16,6 +16,7 @@ import {
   AdminInitiateAuthCommand,
   AdminRespondToAuthChallengeCommand,
   AdminSetUserMFAPreferenceCommand,
+  AdminUserGlobalSignOutCommand,
   AssociateSoftwareTokenCommand,
   CognitoIdentityProviderClient,
   VerifySoftwareTokenCommand,
@@ -137,6 +138,15 @@ export function createCognitoUserDirectory(pool: CognitoPool, client = new Cogni
         }),
       );
       return {};
+    },
+    // Revokes the user's refresh and access tokens (an enrolment's sealed access token with them); ID tokens stay
+    // valid to their expiry, which is why the API's own session is what refuses a signed-out token.
+    async signOut(userId) {
+      try {
+        await client.send(new AdminUserGlobalSignOutCommand({ UserPoolId: pool.userPoolId, Username: userId }));
+      } catch (error) {
+        if (errorName(error) !== 'UserNotFoundException') throw error;
+      }
     },
     // An invitation's answer carries nothing in AWS (Cognito emails it); the email's owner gets no second invitation.
     placeholderLogin: async () => ({}),

@@ -11,6 +11,14 @@ export class InvalidTokenError extends ApiError {
   }
 }
 
+/** An admin signed in without an authenticator app: only enrolling one (and signing out) is open until then. */
+export class MfaRequiredError extends ApiError {
+  constructor() {
+    super(403, 'mfa_required', 'Admins must use two-step verification: add an authenticator app on the Security page first.');
+    this.name = 'MfaRequiredError';
+  }
+}
+
 /** Wrong password or no such account: the two are never told apart. */
 export class InvalidCredentialsError extends ApiError {
   constructor() {
@@ -24,6 +32,14 @@ export class SignInLockedError extends ApiError {
   constructor(retryAfterSeconds: number) {
     super(429, 'too_many_sign_in_attempts', 'Too many failed sign-in attempts. Try again later.', { headers: { 'Retry-After': String(retryAfterSeconds) } });
     this.name = 'SignInLockedError';
+  }
+}
+
+/** Sign-in's own rate limit (per client address, per email) is used up for now. */
+export class SignInRateLimitedError extends ApiError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'too_many_sign_in_attempts', 'Too many sign-in attempts. Try again in a minute.', { headers: { 'Retry-After': String(retryAfterSeconds) } });
+    this.name = 'SignInRateLimitedError';
   }
 }
 

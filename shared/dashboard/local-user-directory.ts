@@ -96,7 +96,8 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, sec
         ExpressionAttributeValues: { ':type': 'local_login', ':hash': passwordHash, ':false': false },
       }),
     );
-  const issue = async (userId: string, email: string): Promise<SignInResult> => ({ kind: 'token', userId, ...(await sign({ email, token_use: 'id' }, userId, TOKEN_LIFETIME_MS)) });
+  // A jti as Cognito's tokens have: two sign-ins in one second are two tokens, two sessions.
+  const issue = async (userId: string, email: string): Promise<SignInResult> => ({ kind: 'token', userId, ...(await sign({ email, token_use: 'id', jti: randomToken() }, userId, TOKEN_LIFETIME_MS)) });
   const challenge = async (purpose: 'new_password' | 'mfa', userId: string): Promise<SignInResult> => ({
     kind: 'challenge',
     challenge: purpose,
@@ -226,6 +227,8 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, sec
       if (!(await takeCode(user.id, stored.mfaSecret, code))) throw new IncorrectMfaCodeError();
       await db.send(new UpdateCommand({ TableName: tableName, Key: keys.localLogin(user.id), UpdateExpression: 'REMOVE mfaSecret, lastMfaStep' }));
     },
+    // The session the API keeps is what signs out here: the sandbox's tokens have nothing else to revoke.
+    signOut: async () => {},
     async removeLogin(userId) {
       await db.send(new DeleteCommand({ TableName: tableName, Key: keys.localLogin(userId) }));
     },

@@ -49,6 +49,8 @@ export interface UserDirectory extends UserTokenVerifier {
    * (the email keeps signing in there only), and the answer looks like createLogin's, so it tells the inviter nothing.
    */
   placeholderLogin(): Promise<{ temporaryPassword?: string }>;
+  /** At sign-out: revokes what the directory itself can (Cognito: refresh and access tokens; the API ends its session). */
+  signOut(userId: string): Promise<void>;
   /** The user can no longer sign in (their table item is removed as well, so their tokens stop working). */
   removeLogin(userId: string): Promise<void>;
   /** Whether sign-in asks this user for an authenticator app's code. */

@@ -8,6 +8,7 @@ export const USER_POOL_ACTIONS: Partial<Record<RouteId, readonly string[]>> = {
   dashboardSignIn: ['cognito-idp:AdminInitiateAuth'],
   dashboardMfa: ['cognito-idp:AdminRespondToAuthChallenge'],
   dashboardNewPassword: ['cognito-idp:AdminRespondToAuthChallenge'],
+  dashboardSignOut: ['cognito-idp:AdminUserGlobalSignOut'],
   createDashboardUser: ['cognito-idp:AdminCreateUser'],
   deleteDashboardUser: ['cognito-idp:AdminDeleteUser'],
   // AssociateSoftwareToken and VerifySoftwareToken are authorised by the user's access token, not IAM: not listed.

@@ -19,6 +19,7 @@ import { jsonBody } from './middlewares/json-body.ts';
 import { rateLimit } from './middlewares/rate-limit.ts';
 import { validateInput, type InputSchemas } from './middlewares/validate-input.ts';
 import { requestState } from './request-state.ts';
+import { clientAddress } from './client-address.ts';
 import { DEFAULT_DOCS_BASE_URL, requestIdOf, withRequestId } from './request-id.ts';
 import { bytesResponse, jsonResponse } from './response.ts';
 
@@ -119,7 +120,7 @@ export function defineApiHandler<S extends RouteSchemas>(
           now: deps.clock.now(),
           requestId: context.awsRequestId,
           idempotency: state.idempotency,
-          client: { ipAddress: event.requestContext?.identity?.sourceIp ?? '', userAgent: event.requestContext?.identity?.userAgent ?? event.headers?.['user-agent'] ?? '' },
+          client: { ipAddress: clientAddress(event), userAgent: event.requestContext?.identity?.userAgent ?? event.headers?.['user-agent'] ?? '' },
         },
         deps,
       );

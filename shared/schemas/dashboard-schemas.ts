@@ -31,7 +31,11 @@ export const SignInResultSchema = z.union([
 export const MeSchema = z.object({
   user: DashboardUserSchema,
   merchant: z.object({ id: z.string(), name: z.string(), businessName: z.string().nullable() }),
+  /** An admin whose sign-in had no authenticator app's code: only enrolling one is open until it is done. */
+  mfaRequired: z.boolean(),
 });
+
+export const SignedOutSchema = z.object({ signedOut: z.literal(true) });
 
 /** Two-step verification of the signed-in user's own account (docs/dashboard.md). */
 export const MfaStateSchema = z.object({ enabled: z.boolean() });

@@ -1,7 +1,8 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { isUserToken, type Authenticator } from '../../auth/authenticator.ts';
-import { InvalidTokenError } from '../../dashboard/errors.ts';
+import { mfaOutstanding } from '../../dashboard/dashboard-sessions.ts';
+import { InvalidTokenError, MfaRequiredError } from '../../dashboard/errors.ts';
 import { roleAtLeast } from '../../dashboard/roles.ts';
 import { AuthenticationError, PermissionError } from '../../errors.ts';
 import type { RouteDefinition } from '../../routes.ts';
@@ -9,7 +10,8 @@ import { requestState } from '../request-state.ts';
 
 /**
  * Secret (sk_) and read-only (rk_) keys; a read-only key reaches only read routes. A dashboard user's token reaches
- * the routes whose manifest entry names a `dashboard` role, when the user's role is at least that one (else 403).
+ * the routes whose manifest entry names a `dashboard` role, when the user's role is at least that one (else 403), and
+ * for an admin whose session had no MFA only the routes marked `beforeMfa` (else 403 mfa_required).
  */
 export function authenticate(authenticator: Authenticator, route: RouteDefinition): MiddlewareObj<APIGatewayProxyEvent> {
   const authenticateBefore = async (request: Request<APIGatewayProxyEvent>) => {
@@ -22,6 +24,8 @@ export function authenticate(authenticator: Authenticator, route: RouteDefinitio
       if (!roleAtLeast(auth.user.role, required)) {
         throw new PermissionError(`Your role (${auth.user.role}) cannot do this: it needs ${required} or above. Ask an admin of your account.`);
       }
+      // An admin whose sign-in had no second step reaches only the routes that let them add one.
+      if (!route.beforeMfa && mfaOutstanding(auth.user.role, auth.dashboardSession)) throw new MfaRequiredError();
       requestState(request.context).auth = auth;
       return;
     }

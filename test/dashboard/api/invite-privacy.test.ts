@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 import { signedInUser, TEST_PASSWORD, uniqueEmail } from './dashboard-users.ts';
 
-describe('dashboard invitations reveal no other merchant’s users', () => {
+describe('dashboard invitations reveal no other merchant’s users', { timeout: 120_000 }, () => {
   let sandbox: TestSandbox;
   let merchantA: string;
   let merchantB: string;

@@ -22,7 +22,7 @@ describe('dashboard MFA (TOTP) enrolment and sign-in, sandbox directory', { time
 
   /** A signed-in user who turned MFA on through the API, with the app that holds their secret. */
   async function userWithMfa(role: 'admin' | 'read_only' = 'read_only'): Promise<{ user: SignedIn; app: TestAuthenticator; secret: string }> {
-    const user = await signedInUser(sandbox, merchantId, role);
+    const user = await signedInUser(sandbox, merchantId, role, { mfa: false });
     const started = await user.request('POST', '/v1/dashboard/me/mfa/enrolment', { body: { password: TEST_PASSWORD } });
     expect(started.status, started.text).toBe(200);
     const app = testAuthenticator(started.body.secret);
@@ -32,7 +32,7 @@ describe('dashboard MFA (TOTP) enrolment and sign-in, sandbox directory', { time
   }
 
   it('enrols an app: secret and otpauth URI, refused with a wrong code, on with the right one, audited, the secret sealed', async () => {
-    const user = await signedInUser(sandbox, merchantId, 'admin');
+    const user = await signedInUser(sandbox, merchantId, 'admin', { mfa: false });
     expect((await user.request('GET', '/v1/dashboard/me/mfa')).body).toEqual({ enabled: false });
 
     const started = await user.request('POST', '/v1/dashboard/me/mfa/enrolment', { body: { password: TEST_PASSWORD } });
@@ -129,7 +129,7 @@ describe('dashboard MFA (TOTP) enrolment and sign-in, sandbox directory', { time
 
   it("refuses another user's enrolment session, a tampered one and an expired one", async () => {
     const owner = await signedInUser(sandbox, merchantId, 'read_only');
-    const other = await signedInUser(sandbox, merchantId, 'admin');
+    const other = await signedInUser(sandbox, merchantId, 'admin', { mfa: false });
     const started = await owner.request('POST', '/v1/dashboard/me/mfa/enrolment', { body: { password: TEST_PASSWORD } });
     const code = totpCode(started.body.secret, Date.now());
     const stolen = await other.request('POST', '/v1/dashboard/me/mfa/enrolment/confirm', { body: { enrolmentSession: started.body.enrolmentSession, code } });

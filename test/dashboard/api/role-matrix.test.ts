@@ -23,21 +23,26 @@ function concretePath(route: RouteDefinition): string {
 
 const entries = Object.entries(routes) as [string, RouteDefinition][];
 const dashboardRoutes = entries.filter(([, route]) => route.dashboard);
+// Sign-out ends the session the other cases go on using: it has its own case, with users of its own.
+const matrixRoutes = dashboardRoutes.filter(([id]) => id !== 'dashboardSignOut');
 
 describe('dashboard authorization: every route x role, enforced by the API', () => {
   let sandbox: TestSandbox;
   const users = {} as Record<Role, SignedIn>;
+  let adminWithoutMfa: SignedIn;
+  let merchantId: string;
   beforeAll(async () => {
     sandbox = await startTestSandbox();
-    const { merchant } = await sandbox.newMerchant();
-    for (const role of ROLES) users[role] = await signedInUser(sandbox, merchant.id, role);
+    merchantId = (await sandbox.newMerchant()).merchant.id;
+    for (const role of ROLES) users[role] = await signedInUser(sandbox, merchantId, role);
+    adminWithoutMfa = await signedInUser(sandbox, merchantId, 'admin', { mfa: false });
   });
   afterAll(() => sandbox.stop());
 
   const call = (user: SignedIn, route: RouteDefinition) =>
     user.request(route.method, concretePath(route), { mode: 'test', body: route.method === 'GET' || route.method === 'DELETE' ? undefined : {} });
 
-  const cases = dashboardRoutes.flatMap(([id, route]) => ROLES.map((role) => [`${id} (${route.method} ${route.path}) as ${role}`, route, role] as const));
+  const cases = matrixRoutes.flatMap(([id, route]) => ROLES.map((role) => [`${id} (${route.method} ${route.path}) as ${role}`, route, role] as const));
 
   it.each(cases)('%s', async (_name, route, role) => {
     const res = await call(users[role], route);
@@ -49,6 +54,27 @@ describe('dashboard authorization: every route x role, enforced by the API', () 
       expect(res.body.code).toBe('insufficient_permissions');
     }
   });
+
+  it('lets every role sign out, which ends that session', async () => {
+    for (const role of ROLES) {
+      const user = await signedInUser(sandbox, merchantId, role);
+      expect((await call(user, routes.dashboardSignOut)).status, role).toBe(200);
+      expect((await user.request('GET', '/v1/dashboard/me')).status, role).toBe(401);
+    }
+  });
+
+  it.each(matrixRoutes.map(([id, route]) => [`${id} (${route.method} ${route.path})`, route] as const))(
+    '%s: an admin signed in without MFA gets only what enrolling takes (else 403 mfa_required)',
+    async (_name, route) => {
+      const res = await call(adminWithoutMfa, route);
+      if (route.beforeMfa) {
+        expect([401, 403], res.text).not.toContain(res.status);
+      } else {
+        expect(res.status, res.text).toBe(403);
+        expect(res.body.code).toBe('mfa_required');
+      }
+    },
+  );
 
   it.each(entries.filter(([, route]) => !route.dashboard && route.auth === 'secret'))('%s refuses a user token (401), even an admin\'s', async (_id, route) => {
     const res = await call(users.admin, route);
