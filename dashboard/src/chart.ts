@@ -40,7 +40,11 @@ export function dailyChart(currency: string, daily: DailyPoint[]): HTMLElement {
   });
   // First, middle and last day: enough to place the bars in time without crowding a phone's width.
   const labelled = [...new Set([0, Math.floor((daily.length - 1) / 2), daily.length - 1])].filter((i) => i >= 0 && daily[i]);
-  const dayLabels = labelled.map((i) => svg('text', { x: PAD.left + i * slot + slot / 2, y: HEIGHT - 8, 'text-anchor': 'middle', class: 'axis' }, formatDayMonth(daily[i]!.date)));
+  // The first label starts at its bar's left edge and the last ends at its right edge, so neither runs off the picture.
+  const dayLabels = labelled.map((i) => {
+    const [x, anchor] = i === 0 ? [PAD.left + i * slot, 'start'] : i === daily.length - 1 ? [PAD.left + (i + 1) * slot, 'end'] : [PAD.left + i * slot + slot / 2, 'middle'];
+    return svg('text', { x, y: HEIGHT - 8, 'text-anchor': anchor, class: 'axis' }, formatDayMonth(daily[i]!.date));
+  });
 
   const picture = svg('svg', { viewBox: `0 0 ${width} ${HEIGHT}`, role: 'img', 'aria-label': `${title}: ${formatMoney(total, currency)}`, class: 'chart' }, ...gridlines, ...bars, ...dayLabels);
   const rows = daily.map((d) => [formatDayMonth(d.date), formatMoney(d.approvedAmountMinor, currency), d.approved, d.declined, d.failed]);

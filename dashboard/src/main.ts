@@ -5,6 +5,7 @@
 import { api, ApiError, whenSessionEnds } from './api.ts';
 import { h, replace } from './dom.ts';
 import { language, setLanguage, t, type Language } from './i18n.ts';
+import { renderAudit } from './pages/audit.ts';
 import { renderCards } from './pages/cards.ts';
 import { renderDevelopers } from './pages/developers.ts';
 import { renderOverview } from './pages/overview.ts';
@@ -36,6 +37,7 @@ const PAGES: Record<string, PageEntry> = {
   webhooks: { title: () => t().nav.webhooks, minimum: 'read_only', render: renderWebhooks },
   developers: { title: () => t().nav.developers, minimum: 'developer', render: renderDevelopers },
   settings: { title: () => t().nav.settings, minimum: 'read_only', render: renderSettings },
+  audit: { title: () => t().nav.audit, minimum: 'admin', render: renderAudit },
   security: { title: () => t().nav.security, minimum: 'read_only', render: renderSecurity },
 };
 
@@ -125,6 +127,8 @@ async function renderRoute(): Promise<void> {
     h('div', { class: 'layout' }, navigation(route.page), h('main', { id: 'main', class: 'content', tabindex: -1 }, view)),
   );
   document.title = `${entry.title()} · ${t().appName}`;
+  // On a phone the navigation is a strip that scrolls sideways: the current page's link is brought into it.
+  root.querySelector('.sidenav [aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   try {
     await entry.render(view, route);
   } catch (error) {

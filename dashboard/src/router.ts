@@ -3,7 +3,7 @@
  * from the sandbox, and the browser's back button walks through searches and pages.
  */
 export interface Route {
-  /** The first segment: overview, payments, cards, webhooks, developers, settings, security. */
+  /** The first segment: overview, payments, cards, webhooks, developers, settings, audit, security. */
   page: string;
   /** The second segment, if any (a payment reference, an endpoint id, "new"). */
   id: string | null;

@@ -123,8 +123,9 @@ export interface AuditEntry {
   userId: string;
   email: string;
   action: string;
-  target: string | null;
-  detail?: unknown;
+  target: string;
+  /** What changed, never a secret: { kind, mode, old, new } for a key roll, { email, from, to } for a role change… */
+  detail: Record<string, unknown>;
 }
 
 export interface DashboardUserRow {

@@ -5,6 +5,8 @@
 import { ApiError } from './api.ts';
 import { h, uniqueId, type Child } from './dom.ts';
 import { t } from './i18n.ts';
+import { navigate, routeHref } from './router.ts';
+import { setMode } from './session.ts';
 
 /** A labelled control; the hint is tied to it with aria-describedby. */
 export function field(label: string, control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, hint?: string): HTMLDivElement {
@@ -157,3 +159,16 @@ export function section(title: string, ...children: Child[]): HTMLElement {
 }
 
 export const emptyState = (text: string): HTMLParagraphElement => h('p', { class: 'empty' }, text);
+
+/**
+ * No live payments (a sandbox merchant's are all test ones): `lead` says so, then where the test ones are, and a
+ * button that shows them. The overview counts live payments only, so the button opens the payments list.
+ */
+export function noLiveDataState(lead = t().shell.noLiveData): HTMLElement {
+  const show = h('button', { type: 'button', class: 'secondary' }, t().shell.showTestData);
+  show.addEventListener('click', () => {
+    setMode('test');
+    navigate(routeHref('payments'));
+  });
+  return h('div', { class: 'empty-offer' }, h('p', { class: 'empty' }, h('strong', {}, lead), ' ', t().shell.testDataHint), show);
+}

@@ -125,7 +125,7 @@ describe('dashboard changes, each visible in the API', BROWSER_TEST_TIMEOUT, () 
 
     // Test mode: on for the sandbox bank; the admin asks for it off and sees the request pending.
     const testMode = page.locator('section.panel', { has: page.getByRole('heading', { name: 'Modo de prueba' }) });
-    await testMode.getByRole('button', { name: 'Solicitar desactivarlo · bank_direct' }).click();
+    await testMode.getByRole('button', { name: 'Solicitar desactivarlo · Banco (conexión directa)' }).click();
     await page.getByText('Solicitud enviada al equipo de la plataforma.').waitFor(WAIT);
     await testMode.getByText(/Solicitar desactivarlo: pendiente/).waitFor(WAIT);
     expect((await harness.sandbox.request('GET', '/v1/dashboard/settings', { key: await harness.tokenOf(harness.admin) })).body.testMode.bank_direct.request).toMatchObject({ enabled: false, status: 'pending' });

@@ -173,8 +173,8 @@ describe('dashboard: the merchant flow of issue 15', BROWSER_TEST_TIMEOUT, () =>
       }, { timeout: 90_000 })
       .toBe(BUSINESS_NAME);
 
-    // Every change is in the audit log the admin reads.
-    await goTo(page, 'Configuración');
+    // Every change is in the audit log the admin reads, on its own page.
+    await goTo(page, 'Auditoría', 'Registro de auditoría');
     const audit = page.getByRole('group', { name: 'Registro de auditoría' });
     for (const action of ['key.rolled', 'bank_credentials.loaded', 'settings.updated', 'webhook_endpoint.updated', 'webhook_delivery.resent']) {
       await audit.getByText(action, { exact: true }).first().waitFor(WAIT);
@@ -221,7 +221,7 @@ describe('dashboard: the merchant flow of issue 15', BROWSER_TEST_TIMEOUT, () =>
         expect(await page.getByRole('heading', { name: 'Registro de auditoría' }).count()).toBe(0);
 
         await page.goto(`${harness.sandbox.url}/dashboard/#/cards?customerRef=${CUSTOMER}`);
-        await page.getByText('visa •••• 1111').first().waitFor(WAIT);
+        await page.getByText('Visa •••• 1111').first().waitFor(WAIT);
         expect(await page.getByRole('button', { name: /^Eliminar/ }).count()).toBe(0);
         expect(await seriousViolations(page)).toEqual([]);
         expect(errors).toEqual([]);

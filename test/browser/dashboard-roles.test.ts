@@ -25,7 +25,7 @@ import {
 } from './support/dashboard-browser.ts';
 
 const PAGES_BY_ROLE: Record<Role, string[]> = {
-  admin: ['Resumen', 'Pagos', 'Tarjetas guardadas', 'Webhooks', 'Desarrolladores', 'Configuración', 'Seguridad'],
+  admin: ['Resumen', 'Pagos', 'Tarjetas guardadas', 'Webhooks', 'Desarrolladores', 'Configuración', 'Auditoría', 'Seguridad'],
   developer: ['Resumen', 'Pagos', 'Tarjetas guardadas', 'Webhooks', 'Desarrolladores', 'Configuración', 'Seguridad'],
   read_only: ['Resumen', 'Pagos', 'Tarjetas guardadas', 'Webhooks', 'Configuración', 'Seguridad'],
 };
@@ -69,6 +69,7 @@ describe('dashboard pages for each role', BROWSER_TEST_TIMEOUT, () => {
           ['#/webhooks/new', 'webhook-new'],
           ['#/developers', 'developers'],
           ['#/settings', 'settings'],
+          ['#/audit', 'audit'],
           ['#/security', 'security'],
         ];
         for (const [hash, name] of visits) {
@@ -137,11 +138,11 @@ describe('dashboard pages for each role', BROWSER_TEST_TIMEOUT, () => {
     await signIn(page, users.developer);
     await useTestData(page);
     await page.goto(`${harness.sandbox.url}/dashboard/#/cards?customerRef=${CUSTOMER}`);
-    const remove = page.getByRole('button', { name: 'Eliminar visa •••• 1111' });
+    const remove = page.getByRole('button', { name: 'Eliminar Visa •••• 1111' });
     await remove.click();
     const dialog = page.getByRole('dialog');
     await dialog.waitFor(WAIT);
-    expect(await dialog.textContent()).toContain('¿Eliminar la tarjeta visa •••• 1111?');
+    expect(await dialog.textContent()).toContain('¿Eliminar la tarjeta Visa •••• 1111?');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'developer-desktop-card-delete-dialog');
     await page.keyboard.press('Escape');

@@ -3,6 +3,7 @@ import { api } from '../api.ts';
 import { h, replace } from '../dom.ts';
 import { formatDate } from '../format.ts';
 import { t } from '../i18n.ts';
+import { cardLabel } from '../names.ts';
 import { navigate, routeHref, type Route } from '../router.ts';
 import { can } from '../session.ts';
 import type { Card } from '../types.ts';
@@ -23,7 +24,7 @@ export async function renderCards(view: HTMLElement, route: Route): Promise<void
   const draw = async () => {
     const cards = await api<Card[]>('GET', '/v1/cards', { query: { customerRef } });
     const rows = cards.map((card) => {
-      const label = c.ending(card.brand, card.lastFour);
+      const label = cardLabel(card.brand, card.lastFour);
       let remove: HTMLButtonElement | null = null;
       if (can('developer') && card.status !== 'deleted') {
         const button = h('button', { type: 'button', class: 'danger small', 'aria-label': `${t().common.delete} ${label}` }, t().common.delete);

@@ -1,12 +1,14 @@
 /**
- * One payment: the session, every charge attempt with the bank's code and Spanish message, the document charged and
- * the trace, and the webhook deliveries of its events (with resend for write roles).
+ * One payment: the session, every charge attempt with the bank's code and Spanish message (and its technical text,
+ * untranslated and labelled so), the document charged and the trace, and the webhook deliveries of its events (with
+ * resend for write roles).
  */
 import { api } from '../api.ts';
 import { deliveryTable } from '../deliveries.ts';
 import { h, replace, type Child } from '../dom.ts';
 import { formatDateTime, formatMoney } from '../format.ts';
 import { t } from '../i18n.ts';
+import { cardLabel, gatewayName, paymentStatusLabel } from '../names.ts';
 import { routeHref } from '../router.ts';
 import type { PaymentDetail, TransactionDetail } from '../types.ts';
 import { badge, emptyState, noticeRegion, section, testFlag } from '../ui.ts';
@@ -22,17 +24,18 @@ function attempt(transaction: TransactionDetail, index: number): HTMLElement {
   return h(
     'article',
     { class: `attempt ${declined ? 'attempt-failed' : ''}` },
-    h('h3', {}, d.attempt(index + 1, transaction.reference), ' ', badge(transaction.status), transaction.test ? testFlag() : null),
+    h('h3', { class: 'break' }, d.attempt(index + 1, transaction.reference), ' ', badge(transaction.status), transaction.test ? testFlag() : null),
     declined && transaction.declineReason ? h('p', { class: 'decline-reason' }, h('strong', {}, `${d.bankMessage}: `), h('span', { lang: 'es' }, transaction.declineReason)) : null,
     facts([
       [d.bankCode, transaction.declineCode ?? transaction.errorCode ? h('code', {}, transaction.declineCode ?? transaction.errorCode) : null],
       [d.errorCode, transaction.declineCode && transaction.errorCode && transaction.errorCode !== transaction.declineCode ? h('code', {}, transaction.errorCode) : null],
-      [d.technicalDetail, transaction.detail ?? null],
+      // The connectors' technical text is English (the API's language), whatever the page's.
+      [d.technicalDetail, transaction.detail ? h('span', { lang: 'en' }, transaction.detail) : null],
       [t().detail.amount, formatMoney(transaction.amountMinor, transaction.currency)],
-      [t().payments.card, transaction.card ? `${transaction.card.brand} •••• ${transaction.card.lastFour}` : null],
+      [t().payments.card, transaction.card ? cardLabel(transaction.card.brand, transaction.card.lastFour) : null],
       [d.holder, transaction.cardholderName ?? null],
       [d.document, transaction.document ? `${transaction.document.type}-${transaction.document.id}` : null],
-      [d.gateway, transaction.gateway ?? null],
+      [d.gateway, transaction.gateway ? gatewayName(transaction.gateway) : null],
       [d.processorReference, transaction.processorReference],
       [t().common.createdAt, formatDateTime(transaction.createdAt)],
     ]),
@@ -64,13 +67,13 @@ export async function renderPaymentDetail(view: HTMLElement, reference: string):
   replace(
     view,
     h('p', {}, h('a', { href: routeHref('payments') }, `← ${d.back}`)),
-    h('h1', { tabindex: -1 }, d.title(reference), ' ', test ? testFlag() : null),
+    h('h1', { tabindex: -1, class: 'break' }, d.title(reference), ' ', test ? testFlag() : null),
     session
       ? section(
           d.session,
           facts([
             [t().payments.reference, h('code', {}, session.reference)],
-            [t().common.status, badge(session.status)],
+            [t().common.status, badge(session.status, paymentStatusLabel('session', session.status))],
             [d.amount, formatMoney(session.amountMinor, session.currency)],
             [d.description, session.description ?? null],
             [d.customer, session.customerRef],

@@ -7,17 +7,16 @@ import { api } from '../api.ts';
 import { h, replace } from '../dom.ts';
 import { amountInputValue, formatMoney, formatShortDateTime, parseAmountInput } from '../format.ts';
 import { t } from '../i18n.ts';
+import { cardLabel, paymentStatusLabel } from '../names.ts';
+import { cursorPager } from '../pager.ts';
 import { navigate, routeHref, type Route } from '../router.ts';
 import { currentMode } from '../session.ts';
 import type { Page, PaymentSummary } from '../types.ts';
-import { badge, emptyState, field, select, table, testFlag } from '../ui.ts';
+import { badge, emptyState, field, noLiveDataState, select, table, testFlag } from '../ui.ts';
 
 const FILTERS = ['query', 'lastFour', 'amountMinor', 'status', 'currency', 'from', 'to'] as const;
 const STATUSES = ['approved', 'declined', 'failed', 'pending', 'refunded', 'created', 'completed', 'expired'];
 const PAGE_SIZE = 25;
-
-/** Cursors of the pages before the current one, per search: "previous" walks back through them. */
-const earlierCursors = new Map<string, string[]>();
 
 /** A day picked in the form is a day of the user's calendar: from its first instant to the next day's. */
 function dayBoundary(day: string | null, nextDay: boolean): string | undefined {
@@ -40,7 +39,7 @@ function filterForm(query: URLSearchParams): HTMLFormElement {
     field(p.query, text('query', { spellcheck: 'false', autocomplete: 'off' }), p.queryHint),
     field(p.lastFour, lastFour),
     field(p.amount, amount, p.amountHint),
-    field(p.status, select('status', [['', t().common.all], ...STATUSES.map((s): [string, string] => [s, t().statuses[s] ?? s])], query.get('status') ?? '')),
+    field(p.status, select('status', [['', t().common.all], ...STATUSES.map((s): [string, string] => [s, p.statusFilter[s] ?? s])], query.get('status') ?? '')),
     field(p.currency, select('currency', [['', t().common.all], ['VES', 'VES'], ['USD', 'USD']], query.get('currency') ?? '')),
     field(t().common.dateFrom, h('input', { name: 'from', type: 'date', value: query.get('from') ?? '' })),
     field(t().common.dateTo, h('input', { name: 'to', type: 'date', value: query.get('to') ?? '' })),
@@ -81,40 +80,25 @@ export async function renderPayments(view: HTMLElement, route: Route): Promise<v
     h('span', { class: 'nowrap' }, formatShortDateTime(payment.createdAt)),
     h('span', { class: 'stack' }, h('a', { href: routeHref('payments', payment.reference) }, payment.reference), h('span', { class: 'hint' }, p.kind[payment.kind] ?? payment.kind)),
     payment.customerRef ?? t().common.none,
-    payment.lastFour ? h('span', { class: 'nowrap' }, `${payment.brand ?? ''} •••• ${payment.lastFour}`.trim()) : t().common.none,
+    payment.lastFour ? h('span', { class: 'nowrap' }, cardLabel(payment.brand, payment.lastFour)) : t().common.none,
     h('span', { class: 'amount' }, formatMoney(payment.amountMinor, payment.currency)),
-    h('span', { class: 'badges' }, badge(payment.status), payment.test ? testFlag() : null),
+    h('span', { class: 'badges' }, badge(payment.status, paymentStatusLabel(payment.kind, payment.status)), payment.test ? testFlag() : null),
   ]);
-
-  const earlier = earlierCursors.get(searchKey) ?? [];
-  const pager = h('nav', { class: 'pager', 'aria-label': p.listLabel });
-  if (cursor) {
-    const previous = h('button', { type: 'button', class: 'secondary' }, t().common.previous);
-    previous.addEventListener('click', () => {
-      const before = earlier.pop();
-      navigate(routeHref('payments', null, { ...filters, cursor: before || undefined }));
-    });
-    pager.append(previous);
-  }
-  if (page.hasMore && page.nextCursor) {
-    const next = h('button', { type: 'button', class: 'secondary' }, t().common.next);
-    const nextCursor = page.nextCursor;
-    next.addEventListener('click', () => {
-      earlierCursors.set(searchKey, [...earlier, cursor ?? '']);
-      navigate(routeHref('payments', null, { ...filters, cursor: nextCursor }));
-    });
-    pager.append(next);
-  }
+  const pager = cursorPager(p.listLabel, `payments|${searchKey}`, cursor, page.hasMore ? page.nextCursor : null, (at) => routeHref('payments', null, { ...filters, cursor: at }));
+  // Nothing at all (not a search that found nothing): in live mode, a sandbox merchant's payments are all test ones.
+  const searched = FILTERS.some((name) => filters[name]) || cursor !== undefined;
+  const empty = searched ? emptyState(p.none) : currentMode() === 'live' ? noLiveDataState() : emptyState(p.noTestPayments);
 
   replace(
     view,
     h('h1', { tabindex: -1 }, p.title),
-    h('section', { class: 'panel', 'aria-label': p.filters }, filterForm(route.query)),
+    // No payment at all in this mode: nothing to search, and the sentence that says where they are comes first.
+    rows.length || searched ? h('section', { class: 'panel', 'aria-label': p.filters }, filterForm(route.query)) : null,
     h(
       'section',
       { class: 'panel', 'aria-label': p.listLabel },
-      rows.length ? table(p.listLabel, [p.date, p.reference, p.customer, p.card, p.amount, p.status], rows, { captionHidden: true }) : emptyState(p.none),
-      pager.childElementCount ? pager : null,
+      rows.length ? table(p.listLabel, [p.date, p.reference, p.customer, p.card, p.amount, p.status], rows, { captionHidden: true }) : empty,
+      pager,
     ),
   );
 }

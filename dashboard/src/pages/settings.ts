@@ -1,14 +1,16 @@
 /**
- * Settings: business name and logo (what buyers see on the checkout), bank credentials per gateway (write-only),
- * test mode per gateway as a request the platform team approves, and for admins the users and the audit log.
+ * Settings: business name and logo (what buyers see on the checkout), bank credentials per gateway (write-only; when
+ * they were loaded), test mode per gateway as a request the platform team approves, and for admins the users. The
+ * audit log has its own page (audit.ts).
  */
 import { api } from '../api.ts';
 import { h, replace, type Child } from '../dom.ts';
 import { formatDate, formatDateTime } from '../format.ts';
 import { t } from '../i18n.ts';
+import { gatewayName } from '../names.ts';
 import { can, currentSession } from '../session.ts';
-import type { AuditEntry, DashboardUserRow, Page, Settings } from '../types.ts';
-import { badge, confirmThenRun, emptyState, errorMessage, field, InputError, notice, noticeRegion, runWithNotice, secretReveal, section, select, table, whileBusy } from '../ui.ts';
+import type { DashboardUserRow, Settings } from '../types.ts';
+import { badge, confirmThenRun, errorMessage, field, InputError, notice, noticeRegion, runWithNotice, secretReveal, section, select, table } from '../ui.ts';
 
 const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 const LOGO_MAX_BYTES = 64 * 1024;
@@ -81,13 +83,15 @@ function credentialsSection(settings: Settings, redraw: () => Promise<void>, reg
   const admin = can('admin');
   const gateways = Object.entries(settings.gateways).map(([currency, gateway]) => {
     const state = settings.credentials[gateway];
-    const status = state?.loaded ? badge('active', s.loadedOn(formatDate(state.loadedAt))) : badge('pending', s.notLoaded);
-    const heading = h('h3', {}, s.gatewayFor(gateway, currency), ' ', status);
+    const name = gatewayName(gateway);
+    // Credentials loaded before their date was kept say only that they are loaded.
+    const status = state?.loaded ? badge('active', state.loadedAt ? s.loadedOn(formatDate(state.loadedAt)) : s.loaded) : badge('pending', s.notLoaded);
+    const heading = h('h3', {}, s.gatewayFor(name, currency), ' ', status);
     if (!admin) return h('div', { class: 'gateway' }, heading);
     const file = h('input', { type: 'file', name: `file-${gateway}`, accept: 'application/json,.json' });
     const text = h('textarea', { name: `json-${gateway}`, rows: 4, spellcheck: 'false', autocomplete: 'off', class: 'mono' });
     file.addEventListener('change', () => void file.files?.[0]?.text().then((content) => (text.value = content)));
-    const form = h('form', { class: 'stacked' }, field(`${s.credentialsFile} · ${gateway}`, file), field(`${s.credentialsText} · ${gateway}`, text), h('button', { type: 'submit', class: 'primary' }, s.upload));
+    const form = h('form', { class: 'stacked' }, field(`${s.credentialsFile} · ${name}`, file), field(`${s.credentialsText} · ${name}`, text), h('button', { type: 'submit', class: 'primary' }, s.upload));
     submitting(form, region, async () => {
       let credentials: unknown;
       try {
@@ -118,7 +122,7 @@ function testModeSection(settings: Settings, redraw: () => Promise<void>, region
     if (!mode.supported) action = s.unsupported;
     else if (can('admin') && !pending) {
       const enable = mode.state !== 'on';
-      const button = h('button', { type: 'button', class: 'secondary small', 'aria-label': `${enable ? s.requestOn : s.requestOff} · ${gateway}` }, enable ? s.requestOn : s.requestOff);
+      const button = h('button', { type: 'button', class: 'secondary small', 'aria-label': `${enable ? s.requestOn : s.requestOff} · ${gatewayName(gateway)}` }, enable ? s.requestOn : s.requestOff);
       button.addEventListener('click', () =>
         void runWithNotice(button, region, async () => {
           await api('POST', '/v1/dashboard/test-mode-requests', { body: { gateway, enabled: enable } });
@@ -128,7 +132,7 @@ function testModeSection(settings: Settings, redraw: () => Promise<void>, region
       );
       action = button;
     }
-    return [gateway, h('span', { class: 'stack' }, badge(mode.state, s.testModeStates[mode.state] ?? mode.state), request), action];
+    return [gatewayName(gateway), h('span', { class: 'stack' }, badge(mode.state, s.testModeStates[mode.state] ?? mode.state), request), action];
   });
   return [h('p', { class: 'hint' }, s.testModeHint), table(s.testMode, [t().detail.gateway, t().common.status, t().common.actions], rows, { captionHidden: true })];
 }
@@ -177,25 +181,6 @@ async function usersSection(): Promise<HTMLElement> {
   return section(s.users, region, list, h('h3', {}, s.inviteTitle), invite, secretSlot);
 }
 
-async function auditSection(): Promise<HTMLElement> {
-  const s = t().settings;
-  const list = h('div', {});
-  const more = h('button', { type: 'button', class: 'secondary', hidden: true }, t().common.next);
-  let entries: AuditEntry[] = [];
-  let cursor: string | null = null;
-  const load = async () => {
-    const page = await api<Page<AuditEntry>>('GET', '/v1/dashboard/audit-log', { query: { cursor } });
-    entries = [...entries, ...page.data];
-    cursor = page.nextCursor;
-    more.hidden = !page.hasMore;
-    const rows = entries.map((e) => [formatDateTime(e.at), e.email, h('span', { class: 'stack' }, s.auditActions[e.action] ?? e.action, h('code', { class: 'hint' }, e.action)), e.target ?? t().common.none]);
-    replace(list, rows.length ? table(s.audit, [s.auditWhen, s.auditWho, s.auditAction, s.auditTarget], rows, { captionHidden: true }) : emptyState(s.noAudit));
-  };
-  more.addEventListener('click', () => void whileBusy(more, load));
-  await load();
-  return section(s.audit, list, h('div', { class: 'pager' }, more));
-}
-
 /** A section drawn from the settings; a change redraws its body from a fresh read and keeps its notice region. */
 function settingsSection(title: string, settings: Settings, body: SectionBody): HTMLElement {
   const region = noticeRegion();
@@ -207,13 +192,13 @@ function settingsSection(title: string, settings: Settings, body: SectionBody): 
 
 export async function renderSettings(view: HTMLElement): Promise<void> {
   const s = t().settings;
-  const [settings, adminSections] = await Promise.all([api<Settings>('GET', SETTINGS_PATH), can('admin') ? Promise.all([usersSection(), auditSection()]) : []]);
+  const [settings, users] = await Promise.all([api<Settings>('GET', SETTINGS_PATH), can('admin') ? usersSection() : null]);
   replace(
     view,
     h('h1', { tabindex: -1 }, s.title),
     settingsSection(s.business, settings, businessSection),
     settingsSection(s.credentials, settings, credentialsSection),
     settingsSection(s.testMode, settings, testModeSection),
-    ...adminSections,
+    users,
   );
 }

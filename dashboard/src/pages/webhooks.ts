@@ -63,7 +63,8 @@ async function renderList(view: HTMLElement): Promise<void> {
     section(
       w.endpoints,
       can('developer') ? h('p', {}, h('a', { class: 'button primary', href: routeHref('webhooks', 'new') }, w.newEndpoint)) : h('p', { class: 'hint' }, t().common.readOnlyNote),
-      rows.length ? table(w.endpoints, [w.url, w.status, w.events, w.authType, t().common.createdAt], rows, { captionHidden: true }) : emptyState(w.noEndpoints),
+      // The empty list invites to create one only those who can.
+      rows.length ? table(w.endpoints, [w.url, w.status, w.events, w.authType, t().common.createdAt], rows, { captionHidden: true }) : emptyState(can('developer') ? w.noEndpoints : w.noEndpointsReadOnly),
     ),
     log.element,
   );
