@@ -52,7 +52,7 @@ const unexpected = (what: string, reply: StripeReply): GatewayUnavailableError =
 
 /**
  * @example
- * const stripe = stripeGateway({ baseUrl: 'https://api.stripe.com', timeoutMs: 8000 });
+ * const stripe = stripeGateway({ urls: { live: 'https://api.stripe.com', test: 'https://api.stripe.com' }, timeoutMs: 8000 });
  * await stripe.openPayment({ sessionReference: 'ses_1', amountMinor: 2500, currency: 'USD' }, account);
  */
 export function stripeGateway(options: { urls: GatewayUrls; timeoutMs: number }): StripeGateway {
