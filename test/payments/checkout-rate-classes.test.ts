@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setRateLimit } from '../../shared/admin/merchant-settings.ts';
@@ -36,12 +37,18 @@ describe('Checkout rate limits: what a session reference can use up', () => {
     const { keys } = await withLimits({ charge: { perMinute: 3, perDay: 1000 } });
     alignToNextMinute(sandbox);
     const paid = await openSession(sandbox, keys.secretTest);
-    const approved = await checkoutCharge(sandbox, paid.reference);
+    const idempotencyKey = randomUUID();
+    const approved = await checkoutCharge(sandbox, paid.reference, {}, { idempotencyKey });
     expect(approved.status).toBe(200);
 
     const replays = await repeat(8, () => checkoutCharge(sandbox, paid.reference));
     expect(statuses(replays)).toEqual(Array(8).fill(409));
     for (const r of replays) expectRefused(r, 409, 'session_completed');
+    // The buyer's retry of the attempt that paid still gets its answer: the refusal is the handler's, after the key.
+    const retried = await checkoutCharge(sandbox, paid.reference, {}, { idempotencyKey });
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body.transaction.reference).toBe(approved.body.transaction.reference);
 
     const other = await openSession(sandbox, keys.secretTest);
     expect((await checkoutCharge(sandbox, other.reference)).status).toBe(200);
