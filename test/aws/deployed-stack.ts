@@ -9,6 +9,9 @@ import { verifyWebhookSignature } from '../../shared/webhooks/signature.ts';
 import { card, DOCUMENT, errorRequest, VISA, WITHOUT_ERROR_CASE, WITHOUT_SUCCESS_SCENARIO, LATE_SCENARIOS, newMerchant, successScenarios, type ScenarioState } from './harness/scenarios.ts';
 import { sdkLayer, type SdkVariant } from './harness/sdk-layer.ts';
 import { resolveValue } from './harness/template.ts';
+import { withAdminStores } from './harness/admin-stores.ts';
+import { createMerchant } from '../../shared/admin/merchant-admin.ts';
+import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
 
 const key = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
 const isErrorShape = (body: any) => typeof body?.statusCode === 'number' && typeof body?.code === 'string' && typeof body?.message === 'string';
@@ -89,6 +92,25 @@ export function describeDeployedStack(variant: SdkVariant) {
       expect(cards.body).toHaveLength(1);
       state.cardToken = cards.body[0].svcToken;
       expect(state.cardToken).toMatch(/^tok_svc_/);
+    });
+
+    it('pays a test USD session on Stripe through its simulator: the functions create, confirm and capture the PaymentIntent', async () => {
+      const merchant = await withAdminStores(stack, async (stores) => {
+        const { merchant, keys } = await createMerchant(stores, { name: 'AWS harness Stripe merchant', now: new Date() });
+        await stores.merchants.update(merchant.id, { gateways: { VES: 'bank_direct', USD: 'stripe' }, testMode: { stripe: true } });
+        await loadBankCredentials(stores, merchant.id, 'stripe', JSON.stringify({ secretKey: 'sk_test_awsharness000001' }));
+        return { keys };
+      });
+      const created = await stack.api.request('POST', '/v1/sessions', { key: merchant.keys.secretTest, body: { amountMinor: 2500, currency: 'USD' } });
+      expect(created.status, created.text).toBe(201);
+      const charge = await stack.api.request('POST', '/v1/checkout/charge', {
+        body: { sessionReference: created.body.reference, card: { ...card(), number: '4242424242424242' } },
+        headers: { 'Idempotency-Key': crypto.randomUUID() },
+      });
+      expect(charge.status, `${charge.text}\n${lastLogs(stack.api.routes.find((r) => r.path === '/v1/checkout/charge')!.functionLogicalId)}`).toBe(200);
+      expect(charge.body.transaction.status).toBe('approved');
+      expect(stack.stripe.intentOf(created.body.reference)).toMatchObject({ status: 'succeeded', amount_received: 2500, livemode: false });
+      expect(stack.stripe.calls().map((c) => c.operation)).toEqual(expect.arrayContaining(['create_intent', 'confirm', 'capture']));
     });
 
     it('delivers the payment\'s webhooks signed, through the stream, the dispatcher, the delivery queue and the sender', async () => {

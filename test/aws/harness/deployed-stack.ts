@@ -1,6 +1,6 @@
 import { startSandboxBank, type SandboxBank } from '../../../infra/sandbox/bank/sandbox-bank.ts';
 import { startMercantilSimulator } from '../../../infra/sandbox/mercantil/mercantil-simulator.ts';
-import { startStripeSimulator } from '../../../infra/sandbox/stripe/stripe-simulator.ts';
+import { startStripeSimulator, type StripeSimulator } from '../../../infra/sandbox/stripe/stripe-simulator.ts';
 import { gatewayUrlParameterName } from '../../../infra/stage-config.ts';
 import { systemClock } from '../../../shared/clock.ts';
 import { GATEWAY_IDS } from '../../../shared/domain/merchant.ts';
@@ -20,6 +20,8 @@ export interface DeployedStack {
   api: LocalRestApi;
   events: EventSources;
   bank: SandboxBank;
+  /** Stripe's simulator, the gateway URL the template's stripe parameter resolves to. */
+  stripe: StripeSimulator;
   receiver: MerchantReceiver;
   dynamo: { endpoint: string };
   moto: MotoServer;
@@ -78,6 +80,7 @@ export async function deployStack(
     api,
     events,
     bank,
+    stripe,
     receiver,
     dynamo,
     moto,
