@@ -80,6 +80,8 @@ describe('merchant settings', () => {
       charge: { perMinute: 60, perDay: 5000, overridden: true },
       sessions: { perMinute: 240, perDay: 20_000, overridden: false },
       reads: { perMinute: 600, perDay: 100_000, overridden: false },
+      refunds: { perMinute: 120, perDay: 10_000, overridden: false },
+      server_charges: { perMinute: 120, perDay: 10_000, overridden: false },
     });
     expect(overview.keys.map((k) => k.hint).sort()).toEqual(Object.values(keys).map((k) => `${k.slice(0, 8)}...${k.slice(-4)}`).sort());
     const shown = JSON.stringify(overview);
