@@ -7,13 +7,13 @@
  * with only the card's last four digits; its record of requests (for contract tests) keeps a card number only when
  * it is one of the bank's published test cards, any other masked to its last four (CVVs arrive encrypted).
  */
+import { randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../../../shared/clock.ts';
 import { SIMULATOR_TEST_CREDENTIALS, type MercantilCredentials } from '../../../shared/connectors/mercantil/credentials.ts';
 import { decryptField, encryptField } from '../../../shared/connectors/mercantil/field-cipher.ts';
 import { processingDate } from '../../../shared/connectors/mercantil/requests.ts';
-import { randomToken } from '../../../shared/ids.ts';
 
 /** The sandbox base path of the bank's own code; the simulator answers the same paths under it. */
 export const MERCANTIL_SANDBOX_PATH = '/mercantil-banco/sandbox/v1';
@@ -86,6 +86,12 @@ export async function startMercantilSimulator({ clock, credentials = SIMULATOR_T
       return null;
     }
   };
+  // The simulator's own rule: a test card's published expiry, or any expiry not yet past (the credit card's published
+  // 2025/01 has passed, and a checkout refuses a past expiry before the bank sees it).
+  const notExpired = (expiration: string | null) => {
+    const today = processingDate(new Date(clock.now())).slice(0, 7);
+    return expiration !== null && /^\d{4}\/\d{2}$/.test(expiration) && expiration >= today;
+  };
   const sameMerchant = (body: Record<string, unknown>) => {
     const m = body.merchant_identify as Record<string, unknown> | undefined;
     return m?.integratorId === merchantIdentify.integratorId && m.merchantId === merchantIdentify.merchantId && m.terminalId === merchantIdentify.terminalId;
@@ -129,7 +135,7 @@ export async function startMercantilSimulator({ clock, credentials = SIMULATOR_T
     const expiration = typeof t.expiration_date === 'string' && /^\d{4}\/\d{2}$/.test(t.expiration_date) ? t.expiration_date : decrypt(t.expiration_date);
     const card = t.payment_method === 'tdd' ? MERCANTIL_TEST_DATA.debit : t.payment_method === 'tdc' ? MERCANTIL_TEST_DATA.credit : null;
     let refusal: Reply | null = null;
-    if (!card || t.card_number !== card.cardNumber || expiration !== card.expiration) refusal = errorList(402, SIMULATOR_CODES.CARD_REFUSED, 'Tarjeta no autorizada');
+    if (!card || t.card_number !== card.cardNumber || !(expiration === card.expiration || notExpired(expiration))) refusal = errorList(402, SIMULATOR_CODES.CARD_REFUSED, 'Tarjeta no autorizada');
     else if (cvv !== card.cvv) refusal = errorList(402, SIMULATOR_CODES.WRONG_CVV, 'CVV inválido');
     else if (t.payment_method === 'tdd' && (decrypt(t.twofactor_auth) !== MERCANTIL_TEST_DATA.debit.otp || t.account_type !== MERCANTIL_TEST_DATA.debit.accountType)) {
       refusal = errorList(402, SIMULATOR_CODES.WRONG_OTP, 'Clave de autenticación inválida');
@@ -137,7 +143,8 @@ export async function startMercantilSimulator({ clock, credentials = SIMULATOR_T
     const charge: Charge = {
       invoice: t.invoice_number,
       status: refusal ? 'rejected' : 'approved',
-      reference: refusal ? '' : randomToken(13).replace(/\D/g, '').padEnd(13, '7').slice(0, 13),
+      // Thirteen digits, like the bank's sample payment_reference 0082338419478.
+      reference: refusal ? '' : Array.from({ length: 13 }, () => randomInt(10)).join(''),
       amount,
       method: String(t.payment_method),
       lastFour: String(t.card_number ?? '').slice(-4),
