@@ -1,9 +1,10 @@
-import { ArnFormat, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Fn, Stack } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import { DEFAULT_MAX_BODY_BYTES } from '../../shared/config.ts';
+import { CLIENT_IP_HEADER, EDGE_MARKER_HEADER } from '../../shared/http/client-address.ts';
 import type { StageConfig } from '../stage-config.ts';
 import { perStackCreation } from './physical-names.ts';
 
@@ -16,14 +17,41 @@ export interface ApiFirewallProps {
 /** Rule names double as CloudWatch metric names (per stage, so stages in one account do not mix). */
 export const FIREWALL_RULES = {
   bodyTooLarge: 'body-too-large',
+  forgedClientIp: 'forged-client-ip',
   floodPerIp: 'flood-per-ip',
+  floodPerClient: 'flood-per-client',
+  signInPerIp: 'sign-in-per-ip',
+  signInPerClient: 'sign-in-per-client',
   common: 'aws-common',
   knownBadInputs: 'aws-known-bad-inputs',
 } as const;
 
+/** Sign-in's own WAF limit per client, over 5 minutes (the API counts 20 a minute per client too: shared/dashboard/sign-in-rate.ts). */
+export const SIGN_IN_WAF_LIMIT = 100;
+/** Sign-in, its MFA step and the new-password step: the paths whose attempts the sign-in rules count. */
+const SIGN_IN_PATHS = '/v1/dashboard/auth/';
+
 /**
- * AWS WAF in front of the API stage: bodies over the API's own limit, a per-IP flood guard above the per-merchant
- * rate limits, and AWS's common and known-bad-inputs rule sets. Its logs leave out the Authorization header (the
+ * The value our CloudFront sites send the API in EDGE_MARKER_HEADER: the stack's UUID, known to the template only, not
+ * to the public. A request carrying it came through our edge, whose X-Svc-Client-Ip (set from the viewer's address)
+ * the WAF then trusts; any other request is counted by its source address and may not carry that header at all.
+ */
+export const edgeMarker = (scope: IConstruct): string => Fn.select(2, Fn.split('/', Stack.of(scope).stackId));
+
+/**
+ * The CloudFront Function (viewer request) of the sites' API behaviours: X-Svc-Client-Ip set to the viewer's address,
+ * whatever the viewer sent in it (CloudFront appends to X-Forwarded-For instead, whose first address the client chooses).
+ */
+export const clientIpFunctionCode = (): string =>
+  `async function handler(event) {\n  var request = event.request;\n  request.headers['${CLIENT_IP_HEADER}'] = { value: event.viewer.ip };\n  return request;\n}\n`;
+
+/**
+ * AWS WAF in front of the API stage: bodies over the API's own limit, a per-client flood guard above the per-merchant
+ * rate limits, sign-in's own per-client limit, and AWS's common and known-bad-inputs rule sets. The per-client rules
+ * see the real client: the source address of direct calls (merchants' servers), and for calls through our CloudFront
+ * sites (checkout, dashboard), whose source is an edge server shared by many viewers, the viewer's address the edge
+ * put in X-Svc-Client-Ip (a forwarded-IP rule; WAF reads the header's first address). A request that carries that
+ * header without our edge's marker is blocked, so no one else can choose the address they are counted under. Its logs leave out the Authorization header (the
  * merchant's secret key); WAF never logs bodies, so no card data reaches them.
  *
  * @example
@@ -44,6 +72,39 @@ export class ApiFirewall extends Construct {
       statement: { managedRuleGroupStatement: { vendorName: 'AWS', name: ruleSet, ruleActionOverrides: overrides.length ? overrides : undefined } },
       visibilityConfig: visibility(name),
     });
+
+    const none = [{ priority: 0, type: 'NONE' }];
+    const fromEdge: CfnWebACL.StatementProperty = {
+      byteMatchStatement: { fieldToMatch: { singleHeader: { Name: EDGE_MARKER_HEADER } }, positionalConstraint: 'EXACTLY', searchString: edgeMarker(this), textTransformations: none },
+    };
+    const notFromEdge: CfnWebACL.StatementProperty = { notStatement: { statement: fromEdge } };
+    const hasClientIp: CfnWebACL.StatementProperty = {
+      sizeConstraintStatement: { fieldToMatch: { singleHeader: { Name: CLIENT_IP_HEADER } }, comparisonOperator: 'GT', size: 0, textTransformations: none },
+    };
+    const signInPath: CfnWebACL.StatementProperty = {
+      // The path API Gateway sees starts with the stage's name: matched anywhere in it.
+      byteMatchStatement: { fieldToMatch: { uriPath: {} }, positionalConstraint: 'CONTAINS', searchString: SIGN_IN_PATHS, textTransformations: [{ priority: 0, type: 'LOWERCASE' }] },
+    };
+    /** A rate rule per client: by source address for direct calls, by the edge's X-Svc-Client-Ip for our sites' calls. */
+    const perClient = (priority: number, name: string, limit: number, client: 'source' | 'edge', only?: CfnWebACL.StatementProperty): CfnWebACL.RuleProperty => {
+      const scope = client === 'source' ? notFromEdge : fromEdge;
+      return {
+        name,
+        priority,
+        action: { block: {} },
+        statement: {
+          rateBasedStatement: {
+            limit,
+            evaluationWindowSec: 300,
+            ...(client === 'source'
+              ? { aggregateKeyType: 'IP' }
+              : { aggregateKeyType: 'FORWARDED_IP', forwardedIpConfig: { headerName: CLIENT_IP_HEADER, fallbackBehavior: 'MATCH' } }),
+            scopeDownStatement: only ? { andStatement: { statements: [only, scope] } } : scope,
+          },
+        },
+        visibilityConfig: visibility(name),
+      };
+    };
 
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       name: metricPrefix,
@@ -70,15 +131,19 @@ export class ApiFirewall extends Construct {
           visibilityConfig: visibility(FIREWALL_RULES.bodyTooLarge),
         },
         {
-          name: FIREWALL_RULES.floodPerIp,
+          name: FIREWALL_RULES.forgedClientIp,
           priority: 1,
           action: { block: {} },
-          statement: { rateBasedStatement: { aggregateKeyType: 'IP', limit: config.wafRateLimitPerIp, evaluationWindowSec: 300 } },
-          visibilityConfig: visibility(FIREWALL_RULES.floodPerIp),
+          statement: { andStatement: { statements: [hasClientIp, notFromEdge] } },
+          visibilityConfig: visibility(FIREWALL_RULES.forgedClientIp),
         },
+        perClient(2, FIREWALL_RULES.floodPerIp, config.wafRateLimitPerIp, 'source'),
+        perClient(3, FIREWALL_RULES.floodPerClient, config.wafRateLimitPerIp, 'edge'),
+        perClient(4, FIREWALL_RULES.signInPerIp, SIGN_IN_WAF_LIMIT, 'source', signInPath),
+        perClient(5, FIREWALL_RULES.signInPerClient, SIGN_IN_WAF_LIMIT, 'edge', signInPath),
         // The common set blocks bodies over 8 KB; the API takes up to 64 KB, enforced by the size rule above.
-        managed(2, FIREWALL_RULES.common, 'AWSManagedRulesCommonRuleSet', [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }]),
-        managed(3, FIREWALL_RULES.knownBadInputs, 'AWSManagedRulesKnownBadInputsRuleSet'),
+        managed(6, FIREWALL_RULES.common, 'AWSManagedRulesCommonRuleSet', [{ name: 'SizeRestrictions_BODY', actionToUse: { count: {} } }]),
+        managed(7, FIREWALL_RULES.knownBadInputs, 'AWSManagedRulesKnownBadInputsRuleSet'),
       ],
     });
     new CfnWebACLAssociation(this, 'Association', { resourceArn: stage.stageArn, webAclArn: this.webAcl.attrArn });

@@ -30,6 +30,8 @@ import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deplo
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ASSET_CACHE_CONTROL, PAGE_CACHE_CONTROL } from '../../checkout/page-headers.ts';
+import { EDGE_MARKER_HEADER } from '../../shared/http/client-address.ts';
+import { clientIpFunctionCode, edgeMarker } from './api-firewall.ts';
 import type { CustomDomain, HostedZoneRef, StageConfig } from '../stage-config.ts';
 
 /** One of our static pages (the checkout, the dashboard), as its build module and page-headers.ts define it. */
@@ -147,6 +149,8 @@ export class StaticSite extends Construct {
     // functions get the checkout's address: a dependency cycle.
     const apiOrigin = new HttpOrigin(`${restApi.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
       originPath: `/${config.stage}`,
+      // The WAF's proof a request came through our edge, so it trusts the client address the edge adds (api-firewall.ts).
+      customHeaders: { [EDGE_MARKER_HEADER]: edgeMarker(this) },
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [OriginSslPolicy.TLS_V1_2],
     });
@@ -170,7 +174,7 @@ export class StaticSite extends Construct {
           },
         ],
       },
-      additionalBehaviors: props.apiBehaviors(apiOrigin, this),
+      additionalBehaviors: this.withClientAddress(props.apiBehaviors(apiOrigin, this)),
     });
     this.url = domain ? `https://${domain.name}` : `https://${this.distribution.distributionDomainName}`;
     if (domain && zone) {
@@ -182,6 +186,17 @@ export class StaticSite extends Construct {
     this.deploy(page, assetDir ? Source.asset(assetDir) : freshBuild(page), config);
     if (props.pages) this.deployPages(props.pages);
     this.suppressNagFindings(props.nagReasons, !domain);
+  }
+
+  /** The API behaviours, each adding the viewer's address as X-Svc-Client-Ip: per-client limits see the client, not the edge. */
+  private withClientAddress(behaviors: Record<string, BehaviorOptions>): Record<string, BehaviorOptions> {
+    const clientIp = new CloudFrontFunction(this, 'ClientAddress', { code: FunctionCode.fromInline(clientIpFunctionCode()), runtime: FunctionRuntime.JS_2_0 });
+    return Object.fromEntries(
+      Object.entries(behaviors).map(([path, behavior]) => [
+        path,
+        { ...behavior, functionAssociations: [...(behavior.functionAssociations ?? []), { eventType: FunctionEventType.VIEWER_REQUEST, function: clientIp }] },
+      ]),
+    );
   }
 
   /** Assets first, never pruned: a page already open keeps loading the assets it names after a new deployment. */
