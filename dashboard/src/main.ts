@@ -11,7 +11,7 @@ import { renderDevelopers } from './pages/developers.ts';
 import { renderOverview } from './pages/overview.ts';
 import { renderPaymentDetail } from './pages/payment-detail.ts';
 import { renderPayments } from './pages/payments.ts';
-import { renderSecurity } from './pages/security.ts';
+import { MFA_ENABLED_EVENT, renderSecurity } from './pages/security.ts';
 import { renderSettings } from './pages/settings.ts';
 import { renderWebhooks } from './pages/webhooks.ts';
 import { currentRoute, type Route } from './router.ts';
@@ -86,7 +86,8 @@ function modeToggle(): HTMLElement {
 
 function header(user: Me['user'], businessName: string): HTMLElement {
   const signOutButton = h('button', { type: 'button', class: 'link-button' }, t().shell.signOut);
-  signOutButton.addEventListener('click', () => signOut(t().signIn.signedOut));
+  // The API ends the session first (its token is refused from then on); signed out here whatever it answers.
+  signOutButton.addEventListener('click', () => void api('POST', '/v1/dashboard/auth/sign-out').catch(() => undefined).finally(() => signOut(t().signIn.signedOut)));
   return h(
     'header',
     { class: 'topbar' },
@@ -116,14 +117,21 @@ async function renderRoute(): Promise<void> {
   const session = currentSession();
   if (!session || !me) return signOut(t().signIn.expired);
   const route = currentRoute();
+  // An admin without two-step verification can do nothing else until it is on (the API refuses the rest).
+  if (me.mfaRequired && route.page !== 'security') {
+    location.hash = '#/security';
+    return;
+  }
   const entry = PAGES[route.page] && can(PAGES[route.page]!.minimum) ? PAGES[route.page]! : PAGES.overview!;
   const view = h('div', { class: 'view' }, h('p', { class: 'loading', role: 'status' }, t().loading));
   const testBanner = currentMode() === 'test' ? h('p', { class: 'test-banner', role: 'note' }, t().shell.testBanner) : null;
+  const mfaBanner = me.mfaRequired ? h('p', { class: 'notice error', role: 'alert' }, t().security.adminMfaRequired) : null;
   replace(
     root,
     skipLink(),
     header(session.user, me.merchant.businessName ?? me.merchant.name),
     testBanner,
+    mfaBanner,
     h('div', { class: 'layout' }, navigation(route.page), h('main', { id: 'main', class: 'content', tabindex: -1 }, view)),
   );
   document.title = `${entry.title()} · ${t().appName}`;
@@ -143,6 +151,11 @@ async function renderRoute(): Promise<void> {
 
 window.addEventListener('hashchange', () => {
   if (me) void renderRoute();
+});
+
+// Two-step verification just turned on (pages/security.ts): an admin held on the Security page is let through.
+window.addEventListener(MFA_ENABLED_EVENT, () => {
+  if (me?.mfaRequired) void start();
 });
 
 void start();

@@ -11,6 +11,8 @@ export type WebhookDelivery = z.output<typeof WebhookDeliverySchema>;
 export interface Me {
   user: DashboardUser;
   merchant: { id: string; name: string; businessName: string | null };
+  /** An admin signed in without two-step verification: only the Security page until it is on. */
+  mfaRequired: boolean;
 }
 
 export interface DailyPoint {

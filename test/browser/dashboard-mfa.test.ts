@@ -100,4 +100,36 @@ describe('dashboard two-step verification', BROWSER_TEST_TIMEOUT, () => {
       expect(errors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
     });
   }
+  it('leads an admin without two-step verification to the Security page until it is on; sign-out ends the session in the API', async () => {
+    const admin = await harness.invite('admin');
+    const { page, errors } = await harness.open(DESKTOP);
+    await signIn(page, admin);
+    await expect.poll(() => page.url(), WAIT).toContain('#/security');
+    await page.getByRole('heading', { name: 'Seguridad de la cuenta' }).waitFor(WAIT);
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Los administradores deben usar la verificación en dos pasos' }).count(), WAIT).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'mfa-admin-required');
+    // Elsewhere is not open yet: the page comes back to Security.
+    await page.getByRole('navigation', { name: 'Secciones del panel' }).getByRole('link', { name: 'Pagos' }).click();
+    await expect.poll(() => page.url(), WAIT).toContain('#/security');
+
+    await page.getByRole('button', { name: 'Activar la verificación en dos pasos' }).click();
+    await page.getByLabel('Contraseña', { exact: true }).fill(CHOSEN_PASSWORD);
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.locator('.mfa-key').waitFor(WAIT);
+    const app = testAuthenticator(((await page.locator('.mfa-key').textContent()) ?? '').replaceAll(' ', ''));
+    await page.getByLabel('Código de 6 dígitos').fill(await app.nextCode());
+    await page.getByRole('button', { name: 'Activar', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Los administradores deben usar' }).count(), WAIT).toBe(0);
+    await goTo(page, 'Pagos');
+    expect(page.url()).toContain('#/payments');
+
+    const token = await page.evaluate(() => (JSON.parse(sessionStorage.getItem('svc.dashboard.session') ?? '{}') as { token?: string }).token);
+    expect((await harness.sandbox.request('GET', '/v1/dashboard/me', { key: token })).status).toBe(200);
+    await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await page.getByLabel('Correo electrónico').waitFor(WAIT);
+    // The token the page held is refused by the API from now on, not only forgotten by the browser.
+    expect((await harness.sandbox.request('GET', '/v1/dashboard/me', { key: token })).status).toBe(401);
+    expect(errors).toEqual([]);
+  });
 });

@@ -388,5 +388,6 @@ export const en: Dictionary = {
     expired: 'Too much time went by. Start again.',
     alreadyOn: 'Two-step verification was already on.',
     alreadyOff: 'Two-step verification was already off.',
+    adminMfaRequired: 'Admins must use two-step verification: turn it on here to use the dashboard.',
   },
 };

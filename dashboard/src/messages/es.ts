@@ -389,6 +389,7 @@ export const es = {
     expired: 'Pasó demasiado tiempo. Empieza de nuevo.',
     alreadyOn: 'La verificación en dos pasos ya estaba activada.',
     alreadyOff: 'La verificación en dos pasos ya estaba desactivada.',
+    adminMfaRequired: 'Los administradores deben usar la verificación en dos pasos: actívala aquí para usar el panel.',
   },
 };
 

@@ -37,6 +37,9 @@ const codeInput = () => h('input', { type: 'text', name: 'code', inputmode: 'num
 /** The key in groups of four, as apps show it and people type it; the spaces are for reading only. */
 const groupedKey = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
 
+/** Dispatched on window once two-step verification is on: the shell lets an admin held on this page through. */
+export const MFA_ENABLED_EVENT = 'svc:mfa-enabled';
+
 export async function renderSecurity(view: HTMLElement): Promise<void> {
   const s = t().security;
   const region = noticeRegion();
@@ -93,6 +96,7 @@ export async function renderSecurity(view: HTMLElement): Promise<void> {
     submitting(form, submit, () => sixDigits(code), async () => {
       await api('POST', '/v1/dashboard/me/mfa/enrolment/confirm', { body: { enrolmentSession: enrolment.enrolmentSession, code: code.value.trim() } });
       await draw(s.turnedOn);
+      window.dispatchEvent(new Event(MFA_ENABLED_EVENT));
     });
     replace(
       body,

@@ -2,6 +2,7 @@
  * Browser tests of the merchant dashboard: Debian's Chromium driven by playwright-core against the real sandbox, with
  * a merchant, its dashboard users and a webhook receiver. Users are made as the admin CLI makes the first admin
  * (a user item and a login with a temporary password) and, for the other roles, invited by that admin through the API.
+ * The first admin has chosen their password and turned two-step verification on (admins need it for anything else).
  */
 import type axe from 'axe-core';
 import { randomUUID } from 'node:crypto';
@@ -16,6 +17,8 @@ import type { Role } from '../../../shared/dashboard/roles.ts';
 import { card, checkoutCharge, openSession, TEST_CARDS } from '../../support/checkout.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 import { startReceiver, type TestReceiver } from '../../support/webhook-receiver.ts';
+import { newTotpSecret } from '../../../shared/dashboard/totp.ts';
+import { testAuthenticator, type TestAuthenticator } from '../../support/totp-codes.ts';
 import { CHROMIUM_PATH, WAIT, WAIT_MS } from './checkout-browser.ts';
 
 export { BROWSER_TEST_TIMEOUT, DESKTOP, PHONE, WAIT, WAIT_MS } from './checkout-browser.ts';
@@ -28,6 +31,8 @@ export interface DashboardUserLogin {
   email: string;
   role: Role;
   temporaryPassword: string;
+  /** The authenticator app of a user with two-step verification on: sign-ins answer its code. */
+  app?: TestAuthenticator;
 }
 
 export interface DashboardHarness {
@@ -68,7 +73,10 @@ export async function startDashboardHarness(respond?: Parameters<typeof startRec
   const adminUser = { id: `usr_${randomUUID().replaceAll('-', '')}`, email: `admin-${randomUUID().slice(0, 8)}@tienda.example`, role: 'admin' as const, merchantId: merchant.id, createdAt: new Date().toISOString() };
   await sandbox.deps.users.create(adminUser);
   const { temporaryPassword } = await sandbox.deps.userDirectory.createLogin(adminUser);
-  const admin: DashboardUserLogin = { email: adminUser.email, role: 'admin', temporaryPassword: temporaryPassword! };
+  await sandbox.userDirectory.setPassword(adminUser.id, CHOSEN_PASSWORD);
+  const secret = newTotpSecret();
+  const admin: DashboardUserLogin = { email: adminUser.email, role: 'admin', temporaryPassword: temporaryPassword!, app: testAuthenticator(secret) };
+  await sandbox.userDirectory.confirmMfaEnrolment(adminUser, secret, await admin.app!.nextCode());
   const browser: Browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -84,6 +92,9 @@ export async function startDashboardHarness(respond?: Parameters<typeof startRec
       const first = await sandbox.request('POST', '/v1/dashboard/auth/sign-in', { body: { email: user.email, password: user.temporaryPassword } });
       if (first.body?.challenge !== 'new_password') throw new Error(`first sign-in of ${user.email}: ${first.status} ${first.text}`);
       answer = await sandbox.request('POST', '/v1/dashboard/auth/new-password', { body: { challengeSession: first.body.challengeSession, newPassword: CHOSEN_PASSWORD } });
+    }
+    if (answer.body?.challenge === 'mfa' && user.app) {
+      answer = await sandbox.request('POST', '/v1/dashboard/auth/mfa', { body: { challengeSession: answer.body.challengeSession, code: await user.app.nextCode() } });
     }
     if (!answer.body?.token) throw new Error(`sign-in of ${user.email}: ${answer.status} ${answer.text}`);
     tokens.set(user.email, answer.body.token);
@@ -128,7 +139,8 @@ export async function startDashboardHarness(respond?: Parameters<typeof startRec
 
 /**
  * Signs in through the page as a user would: email and password, and at a first sign-in the new-password step (the
- * temporary password replaced by CHOSEN_PASSWORD). Waits for the shell's user line.
+ * temporary password replaced by CHOSEN_PASSWORD), or with two-step verification on the app's code. Waits for the
+ * shell's user line.
  */
 export async function signIn(page: Page, user: DashboardUserLogin): Promise<void> {
   await page.getByLabel('Correo electrónico').fill(user.email);
@@ -136,8 +148,15 @@ export async function signIn(page: Page, user: DashboardUserLogin): Promise<void
   await page.getByRole('button', { name: 'Iniciar sesión' }).click();
   const shell = page.locator('.user-email');
   const refused = page.getByText('El correo o la contraseña no son correctos.');
-  await shell.or(refused).waitFor(WAIT);
+  const codeStep = page.getByRole('heading', { name: 'Verificación en dos pasos' });
+  await shell.or(refused).or(codeStep).waitFor(WAIT);
   if (await shell.isVisible()) return;
+  if (user.app && (await codeStep.isVisible())) {
+    await page.getByLabel('Código de verificación').fill(await user.app.nextCode());
+    await page.getByRole('button', { name: 'Verificar' }).click();
+    await expect.poll(() => shell.textContent(), WAIT).toBe(user.email);
+    return;
+  }
   // Not changed yet: the temporary password, then the user's own.
   await page.getByLabel('Contraseña', { exact: true }).fill(user.temporaryPassword);
   await page.getByRole('button', { name: 'Iniciar sesión' }).click();
