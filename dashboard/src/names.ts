@@ -15,7 +15,7 @@ export const brandName = (brand: string | null | undefined): string => (brand &&
 
 export const cardLabel = (brand: string | null | undefined, lastFour: string): string => `${brandName(brand)} •••• ${lastFour}`.trim();
 
-/** A gateway's name; a connector's further gateways (mercantil_usd) take the connector's name. Unknown ids as they are. */
+/** A gateway's name; an id `<connector>_…` not listed takes its connector's name; other unknown ids as they are. */
 export function gatewayName(gateway: string): string {
   const names = t().gateways;
   return names[gateway] ?? names[gateway.split('_')[0]!] ?? gateway;

@@ -254,6 +254,9 @@ describe('dashboard rough edges of issue 24', BROWSER_TEST_TIMEOUT, () => {
     expect(endpoint.status).toBe(201);
     for (const user of [harness.admin, reader]) {
       const { page, errors } = await harness.open(PHONE);
+      await page.getByRole('button', { name: 'Iniciar sesión' }).waitFor(WAIT);
+      const signInPage = await sidewaysOverflow(page);
+      expect({ fits: signInPage.scrollWidth <= signInPage.viewport, beyond: signInPage.beyond }, 'sign-in').toEqual({ fits: true, beyond: [] });
       await signIn(page, user);
       const ves = page.locator('section.panel', { has: page.getByRole('heading', { name: 'VES', exact: true }) });
       await ves.locator('svg.chart').waitFor(WAIT);
