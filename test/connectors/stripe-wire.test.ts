@@ -120,6 +120,7 @@ describe('Stripe answers as outcomes', () => {
     expect(chargeErrorOutcome(400, { type: 'invalid_request_error', code: 'amount_too_small', message: 'Amount must be at least $0.50 usd' })).toMatchObject({ kind: 'failed', code: 'amount_too_small' });
     expect(chargeErrorOutcome(400, { type: 'idempotency_error', message: 'Keys for idempotent requests...' })).toMatchObject({ kind: 'failed', code: 'idempotency_error' });
     expect(chargeErrorOutcome(401, { type: 'invalid_request_error', message: 'Invalid API Key provided' })).toMatchObject({ kind: 'failed', code: 'stripe_authentication_failed' });
+    expect(chargeErrorOutcome(429, { type: 'invalid_request_error', code: 'rate_limit', message: 'Too many requests' })).toMatchObject({ kind: 'failed', code: 'rate_limit' });
   });
 
   it('has a Spanish sentence for every code the simulator\'s test cards produce, and a fallback per outcome', () => {
