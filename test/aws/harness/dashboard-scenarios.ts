@@ -51,8 +51,20 @@ async function newLogin(stack: DeployedStack, state: ScenarioState, role: Role, 
 
 const signIn = (stack: DeployedStack, login: Login, password = PASSWORD) => stack.api.request('POST', '/v1/dashboard/auth/sign-in', { body: { email: login.email, password } });
 
-/** The merchant's admin, signed in through the sign-in route (Cognito's AdminInitiateAuth in moto): its answer has the token. */
-const admin = (stack: DeployedStack, state: ScenarioState) => once(state, 'dashboard admin', async () => signIn(stack, await newLogin(stack, state, 'admin', { permanent: true })));
+/**
+ * The merchant's admin, signed in through the sign-in route (Cognito's AdminInitiateAuth in moto): its answer has the
+ * token. Admins reach nothing else until they add an authenticator app, so the session enrols one through the routes.
+ */
+const admin = (stack: DeployedStack, state: ScenarioState) =>
+  once(state, 'dashboard admin', async () => {
+    const signedIn = await signIn(stack, await newLogin(stack, state, 'admin', { permanent: true }));
+    if (typeof signedIn.body?.token !== 'string') return signedIn;
+    const started = await stack.api.request('POST', '/v1/dashboard/me/mfa/enrolment', { key: signedIn.body.token, body: { password: PASSWORD } });
+    if (started.status >= 300) return failedStep(started, 'admin MFA enrolment');
+    const code = totpCode(String(started.body.secret));
+    const confirmed = await stack.api.request('POST', '/v1/dashboard/me/mfa/enrolment/confirm', { key: signedIn.body.token, body: { enrolmentSession: started.body.enrolmentSession, code } });
+    return confirmed.status >= 300 ? failedStep(confirmed, 'admin MFA confirmation') : signedIn;
+  });
 
 /** A call as the signed-in admin, on the test data the API flows made (Svc-Mode: test); a failed sign-in is the answer. */
 async function asAdmin(stack: DeployedStack, state: ScenarioState, method: string, path: string, body?: unknown): Promise<ApiResponse> {
@@ -103,6 +115,11 @@ const expectToken = (answer: ApiResponse, step: string): ApiResponse =>
 /** Success scenarios of the dashboard's routes: signed in through Cognito (moto) and the functions' own token checks. */
 export const dashboardScenarios: Record<string, Scenario> = {
   'POST /v1/dashboard/auth/sign-in': async (s, st) => expectToken(await admin(s, st), 'sign-in'),
+  'POST /v1/dashboard/auth/sign-out': async (s, st) => {
+    const signedIn = await signIn(s, await newLogin(s, st, 'read_only', { permanent: true }));
+    if (typeof signedIn.body?.token !== 'string') return failedStep(signedIn, 'sign-in before sign-out');
+    return s.api.request('POST', '/v1/dashboard/auth/sign-out', { key: signedIn.body.token });
+  },
   'POST /v1/dashboard/auth/new-password': async (s, st) => {
     const first = await signIn(s, await newLogin(s, st, 'developer', { permanent: false }));
     if (first.body?.challenge !== 'new_password') return failedStep(first, 'expected the new_password challenge');
