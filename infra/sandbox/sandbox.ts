@@ -129,7 +129,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     ],
   });
   const runner = await startBackgroundRunner(deps, localBackground.local);
-  const server = await startSandboxServer({ deps, clock, port: options.port, host: options.host, onRequest: options.onRequest, bank });
+  const server = await startSandboxServer({ deps, clock, port: options.port, host: options.host, onRequest: options.onRequest, bank, stripe });
   // The port is known only once listening; the checkout lives on the same origin.
   config.checkoutBaseUrl = options.checkoutBaseUrl ?? server.url.replace('127.0.0.1', 'localhost');
   // Its own docs, served at /docs: each error's docUrl opens its entry in this sandbox (docs/errors.md).

@@ -16,6 +16,8 @@ import { serveApiReference } from './api-reference.ts';
 import { serveDocs } from './docs-pages.ts';
 import { demandReverification, REVERIFICATION_PATH } from './bank-controls.ts';
 import type { SandboxBank } from './bank/sandbox-bank.ts';
+import { injectStripeFault, STRIPE_FAULTS_PATH } from './stripe/stripe-controls.ts';
+import type { StripeSimulator } from './stripe/stripe-simulator.ts';
 import { buildDashboard } from '../../dashboard/build.ts';
 import { serveDashboard } from '../../dashboard/serve-dashboard.ts';
 import { RESEND_PATH, resendFromPage, sandboxPage } from './sandbox-page.ts';
@@ -103,6 +105,7 @@ export async function startSandboxServer({
   host = '127.0.0.1',
   onRequest,
   bank,
+  stripe,
 }: {
   deps: Deps;
   clock: OffsetClock;
@@ -112,6 +115,8 @@ export async function startSandboxServer({
   onRequest?: (entry: RequestLogEntry) => void;
   /** The simulated OTP bank, for its sandbox-only control (bank-controls.ts). */
   bank?: Pick<SandboxBank, 'demandReverification'>;
+  /** The Stripe simulator, for its sandbox-only fault control (stripe/stripe-controls.ts). */
+  stripe?: Pick<StripeSimulator, 'injectFault'>;
 }): Promise<SandboxServer> {
   const compiled = await loadRoutes(deps);
   const requests = new RequestLog();
@@ -158,6 +163,7 @@ export async function startSandboxServer({
       return send(res, crossSiteRefusal(req, { json: true }) ?? advanceClock(clock, body));
     }
     if (bank && url.pathname === REVERIFICATION_PATH && req.method === 'POST') return send(res, crossSiteRefusal(req, { json: true }) ?? demandReverification(bank, body));
+    if (stripe && url.pathname === STRIPE_FAULTS_PATH && req.method === 'POST') return send(res, crossSiteRefusal(req, { json: true }) ?? injectStripeFault(stripe, body));
     if (url.pathname === '/__sandbox/' && req.method === 'GET') return send(res, await sandboxPage(deps, url.searchParams, clock.now(), requests.recent()));
     const resend = req.method === 'POST' ? RESEND_PATH.exec(url.pathname) : null;
     if (resend) return send(res, crossSiteRefusal(req, { json: false }) ?? (await resendFromPage(deps, resend[1]!, body, req.headers['sec-fetch-site'] as string | undefined)));

@@ -148,6 +148,25 @@ describe('USD checkout on Stripe through its simulator, end to end in the sandbo
     expect((await sandbox.deps.merchants.get(merchant.id))?.credentialsLoaded.stripe).toBeFalsy();
   });
 
+  it('takes faults through the sandbox control POST /__sandbox/stripe/faults (JSON, same site only), refusing a bad one naming its field', async () => {
+    const { keys, session } = await openedSession();
+
+    const bad = await sandbox.request('POST', '/__sandbox/stripe/faults', { body: { operation: 'cancel', kind: 'explode' } });
+    const foreign = await sandbox.request('POST', '/__sandbox/stripe/faults', { body: { operation: 'cancel', kind: 'server_error' }, headers: { origin: 'https://evil.example' } });
+    const injected = await sandbox.request('POST', '/__sandbox/stripe/faults', { body: { operation: 'cancel', kind: 'server_error', times: 3 } });
+    const expired = await sandbox.request('POST', `/v1/sessions/${session.reference}/expire`, { key: keys.secretTest });
+    const again = await sandbox.request('POST', `/v1/sessions/${session.reference}/expire`, { key: keys.secretTest });
+
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: 'parameter_invalid', field: 'kind' });
+    expect(foreign.status).toBe(403);
+    expect(injected.status).toBe(200);
+    expect(injected.body).toMatchObject({ operation: 'cancel', kind: 'server_error', times: 3, effect: expect.stringContaining('500') });
+    expect(expired.status).toBe(503);
+    expect(again.status).toBe(200);
+    expect(sandbox.stripe.intentOf(session.reference)!.status).toBe('canceled');
+  });
+
   it('leaves a confirm Stripe did not answer in time pending, then reconciles it from Stripe (captured once)', async () => {
     const { keys, session } = await openedSession();
     sandbox.stripe.injectFault({ operation: 'confirm', kind: 'delay' });
