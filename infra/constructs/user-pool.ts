@@ -14,7 +14,7 @@ export interface DashboardUserPoolProps {
 
 /**
  * The dashboard's users (issue 15): email sign-in, the password policy of shared/dashboard/password-policy.ts, TOTP
- * MFA available, no self sign-up (admins invite; the platform team's CLI makes a merchant's first admin), threat
+ * MFA available (required for admins by the API, issue 21), no self sign-up (admins invite; the platform team's CLI makes a merchant's first admin), threat
  * protection on. One app client, used by the API only (ADMIN_USER_PASSWORD_AUTH from the sign-in function): the
  * browser never talks to Cognito, and the API verifies the ID tokens it hands out (aws-jwt-verify).
  */
@@ -63,7 +63,7 @@ export class DashboardUserPool extends Construct {
     NagSuppressions.addResourceSuppressions(this.pool, [
       {
         id: 'AwsSolutions-COG2',
-        reason: 'MFA is offered (TOTP, optional) as issue 15 asks, not forced: a merchant user without an authenticator app must still be able to sign in. Threat protection (PLUS) adds adaptive authentication.',
+        reason: "MFA (TOTP) is optional in the pool so a user without an authenticator app can still sign in and enrol one; the API requires it for admins (an admin's session without it reaches only enrolment: shared/dashboard/dashboard-sessions.ts). Threat protection (PLUS) adds adaptive authentication.",
       },
     ]);
   }
