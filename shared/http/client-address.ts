@@ -17,3 +17,9 @@ const headerValue = (headers: APIGatewayProxyEvent['headers'] | null | undefined
 export function clientAddress(event: Pick<APIGatewayProxyEvent, 'headers' | 'requestContext'>): string {
   return headerValue(event.headers, CLIENT_IP_HEADER) ?? event.requestContext?.identity?.sourceIp ?? '';
 }
+
+/**
+ * Whether the address is this machine's: only the sandbox sees such callers (its own page, its tests, the developer),
+ * never an API stage behind API Gateway.
+ */
+export const isLoopback = (address: string): boolean => /^(127\.|::1$|::ffff:127\.)/i.test(address);

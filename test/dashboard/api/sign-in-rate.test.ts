@@ -39,6 +39,14 @@ describe('sign-in rate limit per client address and per email', { timeout: 120_0
     expect((await signIn(uniqueEmail('spray'), 'Wrong-Password-123', client)).status).toBe(401);
   });
 
+  it("does not count this machine's own calls per client (the sandbox's page and tests; an API stage never sees loopback)", async () => {
+    startOfMinute();
+    const limit = SIGN_IN_RATE.perClient.perMinute;
+    const statuses = [];
+    for (let i = 0; i < limit + 2; i++) statuses.push((await sandbox.request('POST', '/v1/dashboard/auth/sign-in', { body: { email: uniqueEmail('local'), password: 'Wrong-Password-123' } })).status);
+    expect(statuses).toEqual(Array(limit + 2).fill(401));
+  });
+
   it('refuses one email past its minute of attempts from many addresses, right passwords included', async () => {
     const user = await signedInUser(sandbox, merchantId, 'developer');
     startOfMinute();
