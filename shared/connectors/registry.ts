@@ -1,11 +1,11 @@
 /**
- * The connectors the service speaks, by id: adding a network is its folder and one line here (docs/connectors.md).
- * The gateway ids merchants choose per currency are the union of the gateways the connectors offer; the domain's
- * gateway table (shared/domain/merchant.ts GATEWAYS) and the gateway registry (shared/gateways/gateway-registry.ts)
- * both derive from this list.
+ * The connectors the service speaks, by id, with their protocol code: loaded only by the functions that call
+ * networks (shared/gateways/gateway-registry.ts) and by the credentials check. Adding a network is its folder, a
+ * line here and a line in profiles.ts (docs/connectors.md); the type checker refuses one without the other.
  */
 import type { Connector } from './connector.ts';
 import { mercantilConnector } from './mercantil/index.ts';
+import type { ConnectorId, GatewayId } from './profiles.ts';
 import { stripeConnector } from './stripe/index.ts';
 import { svcReferenceConnector } from './svc-reference/index.ts';
 
@@ -13,12 +13,7 @@ export const CONNECTORS = {
   svc_reference: svcReferenceConnector,
   mercantil: mercantilConnector,
   stripe: stripeConnector,
-} as const satisfies Record<string, Connector<string>>;
-
-export type ConnectorId = keyof typeof CONNECTORS;
-
-/** Every gateway id a merchant can be put on: the ones the connectors declare. */
-export type GatewayId = { [C in ConnectorId]: keyof (typeof CONNECTORS)[C]['gateways'] & string }[ConnectorId];
+} as const satisfies Record<ConnectorId, Connector<string>>;
 
 /** The connector that offers a gateway. */
 export function connectorOf(gateway: GatewayId): Connector<GatewayId> {

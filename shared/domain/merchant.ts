@@ -1,9 +1,9 @@
 /**
- * Merchant configuration and the mode rules that depend on it. Pure: no I/O. The gateways come from the connector
- * registry, which imports only types from here.
+ * Merchant configuration and the mode rules that depend on it. Pure: no I/O. The gateways come from the connectors'
+ * profiles (shared/connectors/profiles.ts), which import only types from here.
  */
 import type { ConnectorCapabilities, GatewayProfile } from '../connectors/connector.ts';
-import { CONNECTORS, type ConnectorId, type GatewayId } from '../connectors/registry.ts';
+import { CONNECTOR_GATEWAYS, type ConnectorId, type GatewayId } from '../connectors/profiles.ts';
 import type { MerchantLogo } from './merchant-branding.ts';
 import type { Mode } from './session-state.ts';
 
@@ -22,9 +22,9 @@ export interface GatewayEntry extends Omit<ConnectorCapabilities, 'testEnvironme
   testCardsFailingLuhn: readonly string[];
 }
 
-/** Every gateway of every registered connector (shared/connectors/registry.ts), by the id merchants are put on. */
+/** Every gateway of every registered connector (shared/connectors/profiles.ts), by the id merchants are put on. */
 export const GATEWAYS = Object.fromEntries(
-  Object.entries(CONNECTORS).flatMap(([connector, { gateways }]) =>
+  Object.entries(CONNECTOR_GATEWAYS).flatMap(([connector, gateways]) =>
     Object.entries(gateways as Record<string, GatewayProfile>).map(([id, { currency, capabilities, testCardsFailingLuhn }]) => {
       const { testEnvironment, ...rest } = capabilities;
       const entry: GatewayEntry = { connector: connector as ConnectorId, currency, ...rest, supportsTestMode: testEnvironment, testCardsFailingLuhn: testCardsFailingLuhn ?? [] };

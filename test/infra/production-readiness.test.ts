@@ -10,7 +10,7 @@ import { DEFAULT_MAX_BODY_BYTES } from '../../shared/config.ts';
 import { GATEWAY_IDS } from '../../shared/domain/merchant.ts';
 import type { FunctionNeed } from '../../shared/function-needs.ts';
 import { GATEWAY_URL_VARIABLES } from '../../shared/gateways/gateway-registry.ts';
-import { MERCANTIL_SANDBOX_URL } from '../../shared/connectors/mercantil/index.ts';
+import { MERCANTIL_SANDBOX_URL } from '../../shared/connectors/mercantil/profile.ts';
 import { routeIds, routes, writesTable } from '../../shared/routes.ts';
 import { workers } from '../../shared/workers.ts';
 import { PRODUCTION_DOMAINS, stageContext, SYNTH_TIMEOUT_MS, TEST_ENVIRONMENT } from './stage-context.ts';
