@@ -117,6 +117,7 @@ function applySession(session: CheckoutSession, serverNow: number | null): void 
   summary.render(session);
   if (!configured) {
     payment.configure(session, payLabel(formatAmount(session.amountMinor, session.currency)));
+    otp.configure(session.otpAsksCard);
     configured = true;
   }
   payment.showLastAttemptWarning(session.lastAttemptWarning);
@@ -243,12 +244,12 @@ async function submitPayment(event: SubmitEvent): Promise<void> {
 async function submitOtp(event: SubmitEvent): Promise<void> {
   event.preventDefault();
   const transactionReference = otp.transactionReference;
-  const code = otp.read();
-  if (inFlight || !code || !transactionReference) return;
+  const entry = otp.read();
+  if (inFlight || !entry || !transactionReference) return;
   const key = crypto.randomUUID();
   inFlight = true;
   otp.setBusy(true);
-  const answer = await send(() => confirmOtp(reference, transactionReference, code, key));
+  const answer = await send(() => confirmOtp(reference, transactionReference, entry, key));
   inFlight = false;
   otp.setBusy(false);
   if (answer.ok) applyResult(answer.body);

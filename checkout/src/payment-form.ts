@@ -36,6 +36,7 @@ export class PaymentForm {
   private readonly alert = byId('pay-alert');
   private storedCard = false;
   private documentRequired = false;
+  private luhnCheck = true;
   private idleLabel = '';
 
   constructor() {
@@ -54,6 +55,7 @@ export class PaymentForm {
   configure(session: CheckoutSession, payLabel: string): void {
     this.storedCard = session.storedCard !== null;
     this.documentRequired = session.requiresDocument;
+    this.luhnCheck = session.luhnCheck;
     show(byId('stored-card'), this.storedCard);
     show(byId('new-card'), !this.storedCard);
     show(byId('holder'), !this.storedCard);
@@ -73,7 +75,7 @@ export class PaymentForm {
     const issues: [HTMLInputElement, string | null][] = [];
     const brand = cardBrand(digitsOf(this.number.value));
     if (!this.storedCard) {
-      issues.push([this.number, cardNumberIssue(this.number.value)]);
+      issues.push([this.number, cardNumberIssue(this.number.value, this.luhnCheck)]);
       const monthIssue = expMonthIssue(this.month.value.trim());
       issues.push([this.month, monthIssue]);
       issues.push([this.year, expYearIssue(this.year.value.trim(), monthIssue ? '' : this.month.value.trim(), serverNow)]);

@@ -3,7 +3,7 @@
  */
 import { attemptsLeft } from './charge-transitions.ts';
 import { forBuyer } from './decline-codes.ts';
-import type { Merchant } from './merchant.ts';
+import { GATEWAYS, type Merchant } from './merchant.ts';
 import { logoPath, publicBusinessName } from './merchant-branding.ts';
 import { documentRequired } from './payment-data.ts';
 import type { Prefill } from './prefill.ts';
@@ -56,6 +56,9 @@ export function toCheckoutView(session: Session, card: StoredCardFacts | null, m
     prefill: effectivePrefill(session.prefill, card),
     requiresOtp: session.gateway === 'bank_otp',
     requiresDocument: documentRequired(session.gateway) && !card?.documentId,
+    // In test mode a network's own test cards that fail Luhn (Mercantil's debit card) are for the network to judge.
+    luhnCheck: !(session.mode === 'test' && GATEWAYS[session.gateway].testCardsFailingLuhn.length > 0),
+    otpAsksCard: GATEWAYS[session.gateway].cardWithOtp,
     storedCard: card ? { brand: card.brand, lastFour: card.lastFour } : null,
     returnUrl: session.returnUrl,
     // The bank's code stays with the merchant (GET /v1/sessions); the buyer reads a generic decline.

@@ -96,6 +96,8 @@ export const CheckoutSessionSchema = z
     prefill: z.object({ cardholderName: z.string().optional(), documentType: z.enum(DOCUMENT_TYPES).optional(), documentId: z.string().optional() }).nullable(),
     requiresOtp: z.boolean().meta({ description: 'The gateway confirms every charge with an OTP (some cards ask for one on any gateway).' }),
     requiresDocument: z.boolean(),
+    luhnCheck: z.boolean().meta({ description: "Check the card number's Luhn digit before sending; false in test mode where the network's own test cards fail it." }),
+    otpAsksCard: z.boolean().meta({ description: 'The code step also asks the CVV and the account type again (Mercantil debit cards): send cvv and accountType to POST /v1/checkout/otp.' }),
     storedCard: z.object({ brand: z.string(), lastFour: z.string() }).nullable(),
     returnUrl: z.string().nullable(),
     lastTransaction: CheckoutTransactionSchema.nullable(),

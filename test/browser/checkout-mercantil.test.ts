@@ -42,4 +42,32 @@ describe('checkout page: a VES session on Banco Mercantil (through its simulator
     expect(withCard.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual(['POST /v1/checkout/charge', 'POST /v1/checkout/charge']);
     expect(console.join('\n')).not.toMatch(/5412478846849445|Content Security Policy|pageerror/);
   });
+
+  it("pays with the bank's test debit card (it fails Luhn): the code step asks the code, the CVV and the account again", async () => {
+    const { sandbox } = harness;
+    const { merchant, keys } = await sandbox.newMerchant({ changes: { gateways: { VES: 'mercantil', USD: 'card_processor' }, testMode: { mercantil: true } } });
+    await loadBankCredentials(sandbox.deps, merchant.id, 'mercantil', JSON.stringify(SIMULATOR_TEST_CREDENTIALS));
+    const created = await sandbox.request('POST', '/v1/sessions', { key: keys.secretTest, body: { amountMinor: 500, currency: 'VES', description: 'Pedido 9', returnUrl: RETURN_URL } });
+    const { page, requests, console } = await harness.open(created.body.checkoutUrl, DESKTOP);
+
+    await expect.poll(() => page.getByRole('button', { name: /^Pagar/ }).textContent(), WAIT).toMatch(/5,00/);
+    await fillCard(page, { number: MERCANTIL_TEST_DATA.debit.cardNumber, month: '11', year: '2040', cvv: '111', holder: 'Ana Gómez', documentId: '999999' });
+    await page.getByRole('button', { name: /^Pagar/ }).click();
+    await page.getByLabel('Código de verificación').waitFor(WAIT);
+    await page.getByLabel('Código de verificación').fill('11111111');
+    await page.getByLabel('Cuenta de la tarjeta (corriente o ahorros)').selectOption('CC');
+    await page.getByRole('button', { name: 'Confirmar' }).click();
+    await page.locator('#otp-cvv-error').filter({ hasText: /código de seguridad/ }).waitFor(WAIT);
+    await page.getByLabel('Vuelve a escribir el CVV de la tarjeta').fill('111');
+    await screenshot(page, 'mercantil-debit-code');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor(WAIT);
+    await screenshot(page, 'mercantil-debit-approved');
+
+    expect(sandbox.mercantil.calls().slice(-2).map((c) => c.operation)).toEqual(['getauth', 'pay']);
+    const withCvv = requests.filter((r) => r.method === 'POST' && (r.body ?? '').includes('"cvv":"111"'));
+    expect(withCvv.map((r) => new URL(r.url).pathname)).toEqual(['/v1/checkout/charge', '/v1/checkout/otp']);
+    expect(console.join('\n')).not.toMatch(/Content Security Policy|pageerror/);
+  });
 });
