@@ -15,7 +15,14 @@ const LoadedSchema = z.object({ gateway: z.string(), loaded: z.literal(true) });
  */
 export const { build, handler, schemas, parts } = defineApiHandler(
   'putDashboardBankCredentials',
-  { params: GatewayParamsSchema, body: BankCredentialsBodySchema, responses: { success: { 200: LoadedSchema } } },
+  {
+    params: GatewayParamsSchema,
+    body: BankCredentialsBodySchema,
+    responses: {
+      success: { 200: LoadedSchema },
+      errors: { 400: "credentials_invalid: a field the gateway's connector needs is missing, unknown or invalid (`field` names it, its value is never quoted)." },
+    },
+  },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
     await loadBankCredentials(deps, actor.merchantId, req.params.gateway, JSON.stringify(req.body), req.now);

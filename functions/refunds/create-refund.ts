@@ -22,7 +22,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       errors: {
         400: 'refund_amount_exceeds_remaining: amountMinor is more than remains to refund.',
         404: 'resource_missing: no such transaction in this merchant and mode.',
-        409: 'transaction_not_refundable (not approved), already_refunded (nothing remains), refund_conflict (parallel refunds kept writing first: retry with the same key), test_mode_off, bank_credentials_missing.',
+        409: 'transaction_not_refundable (not approved), already_refunded (nothing remains), refund_unsupported (the gateway\'s network offers no card refund, e.g. Banco Mercantil), refund_conflict (parallel refunds kept writing first: retry with the same key), test_mode_off, bank_credentials_missing.',
       },
     },
   },
