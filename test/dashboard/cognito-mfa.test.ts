@@ -11,6 +11,7 @@ import {
   CognitoIdentityProviderClient,
   CreateUserPoolClientCommand,
   CreateUserPoolCommand,
+  GetUserCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCognitoUserDirectory } from '../../shared/dashboard/cognito-user-directory.ts';
@@ -120,5 +121,13 @@ describe('Cognito user directory: TOTP enrolment (moto_server cognito-idp)', { t
     const code = totpCode(enrolment.secret, Date.now());
     expect((await directory.respond(challenge.challengeSession, 'new_password', code)).kind).toBe('refused');
     expect((await passwordSignIn(user.email)).ChallengeName).toBe('SOFTWARE_TOKEN_MFA');
+  });
+  it('signs a user out of Cognito: their access token is refused afterwards; an unknown user is no error', async () => {
+    const user = await newUser();
+    const accessToken = (await passwordSignIn(user.email)).AuthenticationResult!.AccessToken!;
+    await client.send(new GetUserCommand({ AccessToken: accessToken }));
+    await directory.signOut(user.id);
+    await expect(client.send(new GetUserCommand({ AccessToken: accessToken }))).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    await expect(directory.signOut('usr_NoSuchUser000000000000')).resolves.toBeUndefined();
   });
 });
