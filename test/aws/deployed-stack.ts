@@ -12,6 +12,8 @@ import { resolveValue } from './harness/template.ts';
 import { withAdminStores } from './harness/admin-stores.ts';
 import { createMerchant } from '../../shared/admin/merchant-admin.ts';
 import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
+import { SIMULATOR_TEST_CREDENTIALS } from '../../shared/connectors/mercantil/credentials.ts';
+import { MERCANTIL_TEST_DATA } from '../../infra/sandbox/mercantil/mercantil-simulator.ts';
 
 const key = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
 const isErrorShape = (body: any) => typeof body?.statusCode === 'number' && typeof body?.code === 'string' && typeof body?.message === 'string';
@@ -111,6 +113,27 @@ export function describeDeployedStack(variant: SdkVariant) {
       expect(charge.body.transaction.status).toBe('approved');
       expect(stack.stripe.intentOf(created.body.reference)).toMatchObject({ status: 'succeeded', amount_received: 2500, livemode: false });
       expect(stack.stripe.calls().map((c) => c.operation)).toEqual(expect.arrayContaining(['create_intent', 'confirm', 'capture']));
+    });
+
+    it('pays a test VES session on Banco Mercantil through its simulator: the charge function sends pay with the caller\'s address and browser', async () => {
+      const merchant = await withAdminStores(stack, async (stores) => {
+        const { merchant, keys } = await createMerchant(stores, { name: 'AWS harness Mercantil merchant', now: new Date() });
+        await stores.merchants.update(merchant.id, { gateways: { VES: 'mercantil', USD: 'card_processor' }, testMode: { mercantil: true } });
+        await loadBankCredentials(stores, merchant.id, 'mercantil', JSON.stringify(SIMULATOR_TEST_CREDENTIALS));
+        return { keys };
+      });
+      const created = await stack.api.request('POST', '/v1/sessions', { key: merchant.keys.secretTest, body: { amountMinor: 1050, currency: 'VES' } });
+      expect(created.status, created.text).toBe(201);
+      const charge = await stack.api.request('POST', '/v1/checkout/charge', {
+        body: { sessionReference: created.body.reference, card: { ...card(), number: MERCANTIL_TEST_DATA.credit.cardNumber, cvv: '123' }, document: DOCUMENT },
+        headers: { 'Idempotency-Key': crypto.randomUUID() },
+      });
+      expect(charge.status, `${charge.text}\n${lastLogs(stack.api.routes.find((r) => r.path === '/v1/checkout/charge')!.functionLogicalId)}`).toBe(200);
+      expect(charge.body.transaction.status).toBe('approved');
+      const pay = stack.mercantil.calls('pay').at(-1)!;
+      expect(pay.body.transaction).toMatchObject({ amount: '10.50', payment_method: 'tdc' });
+      // API Gateway's requestContext.identity, as the harness's REST API sets it.
+      expect(pay.body.client_identify).toEqual({ ipaddress: '203.0.113.7', browser_agent: 'aws-harness' });
     });
 
     it('delivers the payment\'s webhooks signed, through the stream, the dispatcher, the delivery queue and the sender', async () => {

@@ -1,5 +1,5 @@
 import { startSandboxBank, type SandboxBank } from '../../../infra/sandbox/bank/sandbox-bank.ts';
-import { startMercantilSimulator } from '../../../infra/sandbox/mercantil/mercantil-simulator.ts';
+import { startMercantilSimulator, type MercantilSimulator } from '../../../infra/sandbox/mercantil/mercantil-simulator.ts';
 import { startStripeSimulator, type StripeSimulator } from '../../../infra/sandbox/stripe/stripe-simulator.ts';
 import { gatewayUrlParameterName } from '../../../infra/stage-config.ts';
 import { systemClock } from '../../../shared/clock.ts';
@@ -20,6 +20,8 @@ export interface DeployedStack {
   api: LocalRestApi;
   events: EventSources;
   bank: SandboxBank;
+  /** Banco Mercantil's simulator: the mercantil parameter and GATEWAY_MERCANTIL_TEST_URL lead to it. */
+  mercantil: MercantilSimulator;
   /** Stripe's simulator, the gateway URL the template's stripe parameter resolves to. */
   stripe: StripeSimulator;
   receiver: MerchantReceiver;
@@ -64,7 +66,8 @@ export async function deployStack(
     sdk: sdkLayer(variant),
     parameterValues: (name) => GATEWAY_IDS.map((id) => (gatewayUrlParameterName('dev', id) === name ? simulators[id] : undefined)).find(Boolean),
     // Like a function given a private CA in its configuration: only the test certificates of the merchant receiver and Cognito's issuer host.
-    extraEnvironment: { NODE_EXTRA_CA_CERTS: issuer.trustedWith(receiver.caFile) },
+    // Mercantil's test URL defaults in the template to the bank's real sandbox: here it is the simulator, nothing leaves the machine.
+    extraEnvironment: { NODE_EXTRA_CA_CERTS: issuer.trustedWith(receiver.caFile), GATEWAY_MERCANTIL_TEST_URL: mercantil.baseUrl },
     nodeArgs: [...receiver.nodeArgs, ...issuer.nodeArgs],
     onLog: (fn, line) => logs.set(fn, [...(logs.get(fn) ?? []), line]),
   });
@@ -80,6 +83,7 @@ export async function deployStack(
     api,
     events,
     bank,
+    mercantil,
     stripe,
     receiver,
     dynamo,
