@@ -17,11 +17,11 @@
  * (test-cards.ts: refunds that fail, stay pending until settled, or time out).
  */
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../../shared/clock.ts';
 import { PROCESSOR_CODES } from '../../../shared/domain/decline-codes.ts';
 import { randomToken } from '../../../shared/ids.ts';
+import { startNetworkServer, type HoldAnswer } from '../network-server.ts';
 import { cardBehaviour, OTP_CODE, REFUND_REFUSED, refundBehaviour, type CardBehaviour, type RefundBehaviour } from './test-cards.ts';
 
 /** The gateways of the reference protocol (connector svc_reference) that this bank plays. */
@@ -88,9 +88,6 @@ interface RefundRecord {
 /** How long a pending refund waits for the bank's settlement. */
 export const REFUND_SETTLEMENT_MS = 10 * 60_000;
 
-/** How long a "timeout" card's answer is held: longer than any adapter deadline, short enough to end. */
-const TIMEOUT_HOLD_MS = 60_000;
-
 export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: { clock: Clock; host?: string; port?: number }): Promise<SandboxBank> {
   const charges = new Map<string, ChargeRecord>();
   /** By charge key and refund reference. */
@@ -98,7 +95,6 @@ export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: 
   const payments = new Map<string, { status: 'pending' | 'charged' | 'cancelled'; amountMinor: number; currency: string }>();
   const calls: BankCall[] = [];
   const faults: BankFaults = { cancelFails: false, failNextCharges: 0, failNextRefunds: 0 };
-  const held = new Set<ServerResponse>();
   /** The OTP bank's verified cards, by hash of the number: a confirmed OTP verifies the card for charges without the customer. */
   const verified = new Set<string>();
   const cardHash = (number: string) => createHash('sha256').update(number).digest('hex');
@@ -203,14 +199,8 @@ export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: 
     return record.reply;
   };
 
-  /** Done, but the answer arrives too late: the caller times out and must reconcile by status. */
-  const holdAnswer = async (res: ServerResponse) => {
-    held.add(res);
-    await new Promise((r) => setTimeout(r, TIMEOUT_HOLD_MS).unref());
-    held.delete(res);
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<Reply | null> => {
+  // A held answer: done, but it arrives too late; the caller times out and must reconcile by status.
+  const handle = async (req: IncomingMessage, res: ServerResponse, holdAnswer: HoldAnswer): Promise<Reply | null> => {
     const body = await readJson(req);
     const segments = new URL(req.url ?? '/', 'http://bank').pathname.split('/').filter(Boolean).map(decodeURIComponent);
     const [gatewayName, ...rest] = segments;
@@ -308,19 +298,7 @@ export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: 
     }
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res)
-      .then((reply) => {
-        if (!reply || res.destroyed) return;
-        res.writeHead(reply.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(reply.body));
-      })
-      .catch(() => {
-        if (!res.headersSent) res.writeHead(500).end();
-      });
-  });
-  await new Promise<void>((r) => server.listen(port, host, r));
-  const url = `http://${host}:${(server.address() as AddressInfo).port}`;
+  const { url, close } = await startNetworkServer(handle, { host, port });
 
   return {
     url,
@@ -334,12 +312,7 @@ export async function startSandboxBank({ clock, host = '127.0.0.1', port = 0 }: 
       const payment = payments.get(sessionReference);
       if (payment) payment.status = 'charged';
     },
-    close: () =>
-      new Promise((resolve) => {
-        for (const res of held) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

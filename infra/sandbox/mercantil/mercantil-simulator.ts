@@ -8,9 +8,9 @@
  * it is one of the bank's published test cards, any other masked to its last four (CVVs arrive encrypted).
  */
 import { randomInt } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../../shared/clock.ts';
+import { startNetworkServer, type HoldAnswer } from '../network-server.ts';
 import { SIMULATOR_TEST_CREDENTIALS, type MercantilCredentials } from '../../../shared/connectors/mercantil/credentials.ts';
 import { decryptField, encryptField } from '../../../shared/connectors/mercantil/field-cipher.ts';
 import { processingDate } from '../../../shared/connectors/mercantil/requests.ts';
@@ -67,16 +67,12 @@ interface Charge {
 
 type Reply = { status: number; body: Record<string, unknown> };
 
-/** How long a "timeout" answer is held: longer than any connector deadline, short enough to end. */
-const HOLD_MS = 60_000;
-
 const errorList = (status: number, code: string, description: string): Reply => ({ status, body: { error_list: [{ error_code: code, description }] } });
 
 export async function startMercantilSimulator({ clock, credentials = SIMULATOR_TEST_CREDENTIALS }: { clock: Clock; credentials?: MercantilCredentials }): Promise<MercantilSimulator> {
   const charges = new Map<string, Charge>();
   const calls: MercantilCall[] = [];
   const faults: { operation: MercantilCall['operation']; fault: MercantilFault }[] = [];
-  const held = new Set<ServerResponse>();
   const merchantIdentify = { integratorId: credentials.integratorId, merchantId: credentials.merchantId, terminalId: credentials.terminalId };
   const vet = () => `${new Date(clock.now() - 4 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ')} VET`;
   const decrypt = (value: unknown): string | null => {
@@ -177,7 +173,7 @@ export async function startMercantilSimulator({ clock, credentials = SIMULATOR_T
     return { status: 200, body: { merchant_identify: merchantIdentify, transaction_list: list } };
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<Reply | null> => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, hold: HoldAnswer): Promise<Reply | null> => {
     const raw = await readBody(req);
     const path = new URL(req.url ?? '/', 'http://bank').pathname;
     const operation = path.startsWith(`${MERCANTIL_SANDBOX_PATH}/payment/`) ? path.slice(`${MERCANTIL_SANDBOX_PATH}/payment/`.length) : '';
@@ -205,39 +201,18 @@ export async function startMercantilSimulator({ clock, credentials = SIMULATOR_T
     if (clientId !== credentials.clientId) return { status: 401, body: { httpCode: '401', httpMessage: 'Unauthorized', moreInformation: 'Invalid client id or secret.' } };
     if (!sameMerchant(body)) return errorList(401, SIMULATOR_CODES.MERCHANT_UNKNOWN, 'Comercio no autorizado');
     const reply = operation === 'getauth' ? getauth(body) : operation === 'pay' ? pay(body) : search(body);
-    if (fault === 'timeout') {
-      held.add(res);
-      await new Promise((r) => setTimeout(r, HOLD_MS).unref());
-      held.delete(res);
-    }
+    if (fault === 'timeout') await hold(res);
     return reply;
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res)
-      .then((reply) => {
-        if (!reply || res.destroyed) return;
-        res.writeHead(reply.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(reply.body));
-      })
-      .catch(() => {
-        if (!res.headersSent) res.writeHead(500).end();
-      });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { url, close } = await startNetworkServer(handle);
   return {
     baseUrl: `${url}${MERCANTIL_SANDBOX_PATH}`,
     calls: (operation) => calls.filter((c) => !operation || c.operation === operation),
     injectFault: (operation, fault, count = 1) => {
       for (let i = 0; i < count; i++) faults.push({ operation, fault });
     },
-    close: () =>
-      new Promise((resolve) => {
-        for (const res of held) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

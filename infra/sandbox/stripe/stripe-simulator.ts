@@ -19,9 +19,9 @@
  * a dropped connection (the last two after the operation is done, the case a caller must reconcile).
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../../../shared/clock.ts';
+import { startNetworkServer } from '../network-server.ts';
 import { newIntent, newPaymentMethod, newRefund, parseForm, stripeId, type FormValue, type Intent, type PaymentMethod, type Refund } from './stripe-objects.ts';
 import { stripeCardBehaviour, stripeCardBrand } from './test-cards.ts';
 
@@ -72,8 +72,6 @@ interface StoredKey {
   at: number;
 }
 
-/** How long an answer is held for a `delay` fault: past any connector deadline, short enough to end. */
-const HOLD_MS = 60_000;
 /** Stripe forgets an idempotency key after at least 24 hours. */
 const KEY_RETENTION_MS = 24 * 3_600_000;
 const SECRET_KEY = /^sk_(test|live)_[0-9A-Za-z]+$/;
@@ -115,7 +113,6 @@ export async function startStripeSimulator({ clock, host = '127.0.0.1', port = 0
   const keys = new Map<string, StoredKey>();
   const calls: StripeCallRecord[] = [];
   let faults: Required<StripeFault>[] = [];
-  const held = new Set<ServerResponse>();
   const paramsKey = randomBytes(32);
   const seconds = () => Math.floor(clock.now() / 1000);
 
@@ -377,31 +374,21 @@ export async function startStripeSimulator({ clock, host = '127.0.0.1', port = 0
     return { reply, replayed: false, after };
   };
 
-  const server = createServer((req, res) => {
-    handle(req)
-      .then(async (result) => {
-        if (!result || res.destroyed) return;
-        if (result.after === 'drop') return void res.socket?.destroy();
-        if (result.after === 'delay') {
-          held.add(res);
-          await new Promise((r) => setTimeout(r, HOLD_MS).unref());
-          held.delete(res);
-          if (res.destroyed) return;
-        }
-        res.writeHead(result.reply.status, {
-          'content-type': 'application/json',
-          'request-id': stripeId('req'),
-          'stripe-version': String(req.headers['stripe-version'] ?? ''),
-          ...(result.replayed ? { 'idempotent-replayed': 'true' } : {}),
-        });
-        res.end(JSON.stringify(result.reply.body));
-      })
-      .catch(() => {
-        if (!res.headersSent) res.writeHead(500).end();
-      });
-  });
-  await new Promise<void>((r) => server.listen(port, host, r));
-  const url = `http://${host}:${(server.address() as AddressInfo).port}`;
+  const { url, close } = await startNetworkServer(
+    async (req, res, hold) => {
+      const result = await handle(req);
+      if (!result) return null;
+      if (result.after === 'drop') {
+        res.socket?.destroy();
+        return null;
+      }
+      if (result.after === 'delay') await hold(res);
+      const headers: Record<string, string> = { 'request-id': stripeId('req'), 'stripe-version': String(req.headers['stripe-version'] ?? '') };
+      if (result.replayed) headers['idempotent-replayed'] = 'true';
+      return { status: result.reply.status, body: result.reply.body, headers };
+    },
+    { host, port },
+  );
 
   const sessionIntent = (sessionReference: string) => [...intents.values()].find((e) => e.intent.metadata.svc_session === sessionReference)?.intent ?? null;
   return {
@@ -417,12 +404,7 @@ export async function startStripeSimulator({ clock, host = '127.0.0.1', port = 0
       const intent = sessionIntent(sessionReference);
       if (intent) Object.assign(intent, { status: 'succeeded', amount_received: intent.amount, amount_capturable: 0, latest_charge: stripeId('ch') });
     },
-    close: () =>
-      new Promise((resolve) => {
-        for (const res of held) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 
