@@ -4,14 +4,15 @@
  * attribute of every table item, every stream record, every log line and every answer is searched for the numbers
  * and CVVs used, in clear and as MD5, SHA-1 or SHA-256 (hex and base64) of any field or body that held them.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, DOCUMENT, openSession, TEST_CARDS } from '../support/checkout.ts';
+import { canonicalJson } from '../../shared/http/middlewares/idempotency.ts';
 import { cardDerivatives, findDerivatives, type SentCardRequest } from '../support/card-derivatives.ts';
 import { scanTable } from '../support/dynamo.ts';
 import { scanForLeaks, textsOf } from '../support/leak-scanner.ts';
-import { captureOutput } from '../support/output-capture.ts';
-import { startTestSandbox, type TestResponse, type TestSandbox } from '../support/sandbox.ts';
+import { captureOutput, startVerboseTestSandbox } from '../support/output-capture.ts';
+import type { TestResponse, TestSandbox } from '../support/sandbox.ts';
 import { streamRecordTexts } from '../support/stream-records.ts';
 import { SUITE_TIMEOUT_MS } from './suite-limits.ts';
 
@@ -33,12 +34,8 @@ describe('card data derivatives', { timeout: SUITE_TIMEOUT_MS }, () => {
   }
 
   beforeAll(async () => {
-    process.env.AWS_LAMBDA_LOG_LEVEL = 'DEBUG';
-    try {
-      sandbox = await startTestSandbox({ gatewayTimeoutMs: 300 });
-    } finally {
-      delete process.env.AWS_LAMBDA_LOG_LEVEL;
-    }
+    // The bank's default deadline: no card here waits it out, and a short one would leave a charge pending on a busy machine.
+    sandbox = await startVerboseTestSandbox({});
   });
   afterAll(async () => {
     await sandbox?.stop();
@@ -84,11 +81,9 @@ describe('card data derivatives', { timeout: SUITE_TIMEOUT_MS }, () => {
     expect(scanForLeaks(ours, { cvvs: CVVS }).filter((f) => f.kind === 'card_number' || f.kind === 'cvv')).toEqual([]);
   });
 
-  it('the derivative scan finds a planted hash of a body, a number and a CVV (so zero findings means something)', async () => {
-    const { createHash } = await import('node:crypto');
+  it('the derivative scan finds a planted hash of a body, a number and a CVV (so zero findings means something)', () => {
     const body = { sessionReference: 'cs_planted', card: card(TEST_CARDS.visa, { cvv: '604' }) };
     const derivatives = cardDerivatives([{ method: 'POST', path: '/v1/checkout/charge', body }]);
-    const { canonicalJson } = await import('../../shared/http/middlewares/idempotency.ts');
     const planted = [
       { source: 'fingerprint', text: JSON.stringify({ fingerprint: createHash('sha256').update(`POST /v1/checkout/charge\n${canonicalJson(body)}`).digest('hex') }) },
       { source: 'pan md5', text: createHash('md5').update(TEST_CARDS.visa).digest('hex').toUpperCase() },

@@ -8,8 +8,8 @@ import { card, checkoutCharge, openSession, TEST_CARDS } from '../support/checko
 import { scanTable } from '../support/dynamo.ts';
 import { figureCounter, reportFigures } from '../support/figures.ts';
 import { scanForLeaks, textsOf } from '../support/leak-scanner.ts';
-import { captureOutput } from '../support/output-capture.ts';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+import { captureOutput, startVerboseTestSandbox } from '../support/output-capture.ts';
+import type { TestSandbox } from '../support/sandbox.ts';
 import { startReceiver, type TestReceiver } from '../support/webhook-receiver.ts';
 import { SUITE_TIMEOUT_MS } from './suite-limits.ts';
 
@@ -25,14 +25,7 @@ describe('leaks', { timeout: SUITE_TIMEOUT_MS }, () => {
   const figures = figureCounter('itemsScanned', 'logLinesScanned', 'eventBodiesScanned', 'answersScanned', 'findings');
 
   beforeAll(async () => {
-    // Most verbose, for the sandbox's logger and every child its workers make at start: a leak must not hide behind
-    // the log level. Lambda's own log-level control (AWS_LAMBDA_LOG_LEVEL) overrides the test sandbox's SILENT.
-    process.env.AWS_LAMBDA_LOG_LEVEL = 'DEBUG';
-    try {
-      sandbox = await startTestSandbox({ gatewayTimeoutMs: 300 });
-    } finally {
-      delete process.env.AWS_LAMBDA_LOG_LEVEL;
-    }
+    sandbox = await startVerboseTestSandbox({ gatewayTimeoutMs: 300 });
     receiver = await startReceiver();
     // Every answer the suite gets is scanned too.
     const request = sandbox.request.bind(sandbox);

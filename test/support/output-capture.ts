@@ -1,3 +1,5 @@
+import { startTestSandbox, type TestSandbox } from './sandbox.ts';
+
 /**
  * Everything the process writes to stdout and stderr until `stop()`: where the Lambda handlers' logs go in the test
  * sandbox. Lines are still written through, so a failing run keeps its output.
@@ -19,4 +21,17 @@ export function captureOutput() {
       process.stderr.write = originals.err;
     },
   };
+}
+
+/**
+ * A test sandbox whose loggers, and every child its workers make at start, write every level: a leak must not hide
+ * behind the log level. Lambda's own log-level control (AWS_LAMBDA_LOG_LEVEL) overrides the test sandbox's SILENT.
+ */
+export async function startVerboseTestSandbox(options: Parameters<typeof startTestSandbox>[0]): Promise<TestSandbox> {
+  process.env.AWS_LAMBDA_LOG_LEVEL = 'DEBUG';
+  try {
+    return await startTestSandbox(options);
+  } finally {
+    delete process.env.AWS_LAMBDA_LOG_LEVEL;
+  }
 }
