@@ -1,5 +1,5 @@
 /**
- * Banco Mercantil's card payment API on the wire (reference: ../shared/reference/payment-networks.md §1; the bank's
+ * Banco Mercantil's card payment API on the wire (sources in docs/connectors.md#banco-mercantil: the bank's
  * apimercantil/api-playground getauth/, tdd/, tdc/, td-search/ modules and their sandbox screenshots). Keys inside
  * merchant_identify are camelCase, the rest snake_case; the bank's own spellings (procesing_date, twofactor_lenght)
  * are kept.
