@@ -1,6 +1,7 @@
 /**
  * The objects the Stripe simulator answers with, field for field the shape of Stripe's own examples
- * (../shared/reference/stripe/fixtures3.json: payment_intent, payment_method, refund), and the form body parser.
+ * (fixtures3.json of the public stripe/openapi repository: payment_intent, payment_method, refund), and the form body
+ * parser.
  * The simulator keeps no card number or CVC: a PaymentMethod holds brand, last four and expiry, as Stripe shows them.
  */
 import type Stripe from 'stripe';

@@ -1,5 +1,5 @@
 /**
- * Stripe's documented test cards (docs.stripe.com/testing, as copied in ../shared/reference/payment-networks.md §3):
+ * Stripe's documented test cards (docs.stripe.com/testing; the table in docs/connectors.md#stripe):
  * what the simulator does when a PaymentIntent is confirmed with each. Any future expiry and any CVC; a past expiry
  * declines with expired_card whatever the number.
  */
