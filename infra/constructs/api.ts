@@ -22,7 +22,7 @@ import { Construct } from 'constructs';
 import { writesTable, type RouteDefinition } from '../../shared/routes.ts';
 import { gatewayResponseHeaders, gatewayResponses, gatewayResponseTemplate, setsStatusCode } from '../gateway-responses.ts';
 import type { StageConfig } from '../stage-config.ts';
-import type { DataStore } from './data-store.ts';
+import { DASHBOARD_SESSION_KEY_PATTERN, RATE_COUNTER_KEY_PATTERN, type DataStore } from './data-store.ts';
 import { ServiceFunction, serviceEnvironment } from './service-function.ts';
 
 /** One JSON object per request. No headers and no bodies: the Authorization header carries the secret key. */
@@ -145,7 +145,9 @@ export class Api extends Construct {
         dataStore.grantItemReadWrite(routeFunction.role);
       } else {
         dataStore.grantItemRead(routeFunction.role);
-        if (route.rateClass) dataStore.grantRateCounterUpdates(routeFunction.role);
+        // What a reading route still writes: its rate counters, and the activity of a signed-in user's session.
+        const updated = [...(route.rateClass ? [RATE_COUNTER_KEY_PATTERN] : []), ...(route.dashboard ? [DASHBOARD_SESSION_KEY_PATTERN] : [])];
+        if (updated.length > 0) dataStore.grantItemUpdates(routeFunction.role, updated);
       }
       this.restApi.root.resourceForPath(route.path).addMethod(
         route.method,

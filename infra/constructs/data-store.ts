@@ -27,6 +27,9 @@ const STREAM_READ_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', '
 /** `RATE#*`: the partition keys of rate-limit counters, taken from the key builders so the two cannot drift. */
 export const RATE_COUNTER_KEY_PATTERN = `${keys.rateWindow('m', 'c', 'w').pk.split('#', 1)[0]}#*`;
 
+/** `DASHBOARD_SESSION#*`: signed-in dashboard sessions, whose last activity every call of a user records. */
+export const DASHBOARD_SESSION_KEY_PATTERN = `${keys.dashboardSession('t').pk.split('#', 1)[0]}#*`;
+
 export interface DataStoreProps {
   config: StageConfig;
 }
@@ -89,15 +92,16 @@ export class DataStore extends Construct {
   }
 
   /**
-   * UpdateItem on rate-limit counters only, for routes that otherwise just read: IAM checks every item of the
-   * rate limiter's TransactWriteItems against the LeadingKeys condition, so no other item can be written.
+   * UpdateItem on the given kinds of item only (partition-key patterns), for routes that otherwise just read: the
+   * rate limiter's counters, a signed-in user's session activity. IAM checks every item of a TransactWriteItems
+   * against the LeadingKeys condition, so no other item can be written.
    */
-  grantRateCounterUpdates(grantee: IGrantable): void {
+  grantItemUpdates(grantee: IGrantable, keyPatterns: readonly string[]): void {
     Grant.addToPrincipal({
       grantee,
       actions: ['dynamodb:UpdateItem'],
       resourceArns: [this.table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [RATE_COUNTER_KEY_PATTERN] } },
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...keyPatterns] } },
     });
     this.grantOnKey(grantee, [...KEY_READ_ACTIONS, ...KEY_WRITE_ACTIONS]);
   }

@@ -4,10 +4,11 @@ import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayResponses } from '../../infra/gateway-responses.ts';
+import { DASHBOARD_SESSION_KEY_PATTERN } from '../../infra/constructs/data-store.ts';
 import { addPaymentsStack, type PaymentsStack } from '../../infra/stack.ts';
 import { readServiceConfig } from '../../shared/config.ts';
 import { errorBody } from '../../shared/http/response.ts';
-import { routeIds, routes, writesTable, type RouteId } from '../../shared/routes.ts';
+import { routeIds, routes, writesTable, type RouteDefinition, type RouteId } from '../../shared/routes.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { secondaryIndexes, tableDefinition } from '../../shared/store/table-definition.ts';
 import { DASHBOARD_DOMAIN, withDashboardDomain } from './dashboard-domain.ts';
@@ -247,7 +248,7 @@ describe('PaymentsStack', () => {
       }
     });
 
-    it('lets read routes update only rate-limit counters, and never put or delete', () => {
+    it('lets read routes update only rate-limit counters and, for a dashboard user, their session\'s activity, and never put or delete', () => {
       const { tableArn } = tableArns();
       for (const routeId of readRoutes) {
         const dynamo = dev.statementsOf(routeId).filter(byActions('dynamodb:'));
@@ -256,12 +257,14 @@ describe('PaymentsStack', () => {
           expect(actions, routeId).not.toContain(forbidden);
         }
         const updates = dynamo.filter((s) => actionsOf(s).includes('dynamodb:UpdateItem'));
-        expect(updates.length, routeId).toBe(routes[routeId].rateClass ? 1 : 0);
+        const route = routes[routeId] as RouteDefinition;
+        const updatable = [...(route.rateClass ? ['RATE#*'] : []), ...(route.dashboard ? ['DASHBOARD_SESSION#*'] : [])];
+        expect(updates.length, routeId).toBe(updatable.length > 0 ? 1 : 0);
         for (const s of updates) {
           expect(actionsOf(s)).toEqual(['dynamodb:UpdateItem']);
           expect(asList(s.Resource)).toEqual([tableArn]);
           const leadingKeys = s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
-          expect({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': asList(leadingKeys) } }).toEqual(RATE_COUNTER_CONDITION);
+          expect({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': asList(leadingKeys) } }, routeId).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': updatable } });
           expect(Object.keys(s.Condition!)).toEqual(['ForAllValues:StringLike']);
         }
       }
@@ -272,6 +275,13 @@ describe('PaymentsStack', () => {
       const regex = new RegExp(`^${pattern.replace('*', '.*')}$`);
       expect(keys.rateWindow('mer_1', 'reads', '2026-01-01T00:00').pk).toMatch(regex);
       expect(keys.session('cs_1').pk).not.toMatch(regex);
+    });
+
+    it('covers a dashboard session\'s key, and no other, with its LeadingKeys pattern', () => {
+      const regex = new RegExp(`^${DASHBOARD_SESSION_KEY_PATTERN.replace('*', '.*')}$`);
+      expect(keys.dashboardSession('a'.repeat(64)).pk).toMatch(regex);
+      expect(keys.session('cs_1').pk).not.toMatch(regex);
+      expect(keys.merchant('mer_1').pk).not.toMatch(regex);
     });
 
     it('lets write routes read and write items on the table and its index, without Scan or table management', () => {
@@ -307,7 +317,8 @@ describe('PaymentsStack', () => {
           expect(actionsOf(s).every((a) => a.startsWith('kms:'))).toBe(true);
           expect(s.Condition).toEqual({ StringEquals: { 'kms:ViaService': dev.stack.resolve(`dynamodb.${dev.stack.region}.amazonaws.com`) } });
         }
-        const writesItems = writesTable(routes[routeId]) || routes[routeId].rateClass !== null;
+        const route = routes[routeId] as RouteDefinition;
+        const writesItems = writesTable(route) || route.rateClass !== null || route.dashboard !== undefined;
         expect(kms.flatMap(actionsOf).includes('kms:GenerateDataKey'), routeId).toBe(writesItems);
         expect(kms.flatMap(actionsOf), routeId).toContain('kms:Decrypt');
       }
