@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
-import { CHROMIUM_PATH, DESKTOP, WAIT, WAIT_MS } from './support/checkout-browser.ts';
+import { DESKTOP, launchChromium, WAIT, WAIT_MS } from './support/checkout-browser.ts';
 
 const ARTIFACTS_DIR = 'test-artifacts/docs';
 
@@ -12,11 +12,7 @@ describe('the API reference at /docs/openapi/', { timeout: 180_000 }, () => {
   let browser: Browser;
   beforeAll(async () => {
     sandbox = await startTestSandbox();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,6 +1,6 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityViolations, CHROMIUM_PATH, DESKTOP, PHONE, WAIT, WAIT_MS } from '../browser/support/checkout-browser.ts';
+import { accessibilityViolations, DESKTOP, launchChromium, PHONE, WAIT, WAIT_MS } from '../browser/support/checkout-browser.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 import { mkdirSync } from 'node:fs';
 
@@ -12,11 +12,7 @@ describe("an error's docUrl in a browser", { timeout: 180_000 }, () => {
   let browser: Browser;
   beforeAll(async () => {
     sandbox = await startTestSandbox();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -76,16 +76,19 @@ export interface CheckoutPage {
   console: string[];
 }
 
+/**
+ * Debian's Chromium, headless, as every browser test starts it: without the background-networking flags its
+ * connections are refused by this machine's closed network, many at a time.
+ */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+
 export async function startCheckoutHarness(): Promise<CheckoutHarness> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium is missing at ${CHROMIUM_PATH}: install it with "apt-get install -y chromium" (.ci/run does this in CI).`);
   }
   const sandbox = await startTestSandbox();
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   const newMerchant = async (branding?: BrandingInput) => {
     const { merchant, keys } = await sandbox.newMerchant();
     const branded = branding ? await sandbox.deps.merchants.updateBranding(merchant.id, branding) : merchant;

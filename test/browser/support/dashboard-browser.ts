@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { MerchantKeys } from '../../../shared/admin/merchant-admin.ts';
 import type { Merchant } from '../../../shared/domain/merchant.ts';
@@ -19,7 +19,7 @@ import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 import { startReceiver, type TestReceiver } from '../../support/webhook-receiver.ts';
 import { newTotpSecret } from '../../../shared/dashboard/totp.ts';
 import { testAuthenticator, type TestAuthenticator } from '../../support/totp-codes.ts';
-import { CHROMIUM_PATH, WAIT, WAIT_MS } from './checkout-browser.ts';
+import { CHROMIUM_PATH, launchChromium, WAIT, WAIT_MS } from './checkout-browser.ts';
 
 export { BROWSER_TEST_TIMEOUT, DESKTOP, PHONE, WAIT, WAIT_MS } from './checkout-browser.ts';
 const ARTIFACTS_DIR = 'test-artifacts/dashboard';
@@ -77,11 +77,7 @@ export async function startDashboardHarness(respond?: Parameters<typeof startRec
   const secret = newTotpSecret();
   const admin: DashboardUserLogin = { email: adminUser.email, role: 'admin', temporaryPassword: temporaryPassword!, app: testAuthenticator(secret) };
   await sandbox.userDirectory.confirmMfaEnrolment(adminUser, secret, await admin.app!.nextCode());
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser: Browser = await launchChromium();
   const tokens = new Map<string, string>();
 
   const tokenOf = async (user: DashboardUserLogin): Promise<string> => {
