@@ -7,10 +7,18 @@ import type { Transaction } from '../domain/transaction.ts';
 
 export const OVERVIEW_DAYS = 30;
 const RECENT_FAILURES = 10;
-const DAY_MS = 86_400_000;
 
 /** The calendar date (YYYY-MM-DD) of `at` in `timeZone`. */
 export const localDate = (at: number, timeZone: string): string => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+
+/**
+ * The calendar date `days` after `date` (YYYY-MM-DD; negative goes back). Calendar arithmetic, not 24-hour steps,
+ * because a zone's day around a daylight-saving change lasts 23 or 25 hours.
+ */
+function addDays(date: string, days: number): string {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
+}
 
 /** Whether `timeZone` is an IANA name this runtime knows. */
 export function isTimeZone(timeZone: string): boolean {
@@ -29,7 +37,8 @@ type Figures = { approvedAmountMinor: number; approvalRate: number | null; count
  * overview(transactionsOfTheLast31Days, Date.now(), 'America/Caracas').currencies[0].today.approvedAmountMinor
  */
 export function overview(transactions: readonly Transaction[], now: number, timeZone: string) {
-  const days = Array.from({ length: OVERVIEW_DAYS }, (_, i) => localDate(now - (OVERVIEW_DAYS - 1 - i) * DAY_MS, timeZone));
+  const today = localDate(now, timeZone);
+  const days = Array.from({ length: OVERVIEW_DAYS }, (_, i) => addDays(today, i - (OVERVIEW_DAYS - 1)));
   const inWindow = new Set(days);
   const byDay = new Map<string, Transaction[]>();
   for (const t of transactions) {
