@@ -1,7 +1,7 @@
 import type { Deps } from '../../shared/deps.ts';
 import type { AuthContext } from '../../shared/auth/authenticator.ts';
 import { cardDeletedEvent, toCardResource, type StoredCard } from '../../shared/domain/stored-card.ts';
-import { NotFoundError } from '../../shared/errors.ts';
+import { requireOwned } from '../../shared/auth/ownership.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { CardSchema, CardTokenParamsSchema } from '../../shared/schemas/card-schemas.ts';
@@ -39,7 +39,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
 
 /** Another merchant's card, or the other mode's, is indistinguishable from a missing one. */
 async function findCard(deps: Deps, auth: AuthContext, svcToken: string): Promise<StoredCard> {
-  const card = await deps.cards.get(svcToken);
-  if (!card || card.merchantId !== auth.merchant.id || card.mode !== auth.mode) throw new NotFoundError('card', 'svcToken');
-  return card;
+  return requireOwned(await deps.cards.get(svcToken), auth, { resource: 'card', field: 'svcToken' });
 }

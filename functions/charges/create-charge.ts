@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ownedBy } from '../../shared/auth/ownership.ts';
 import type { Deps } from '../../shared/deps.ts';
 import { GATEWAYS, gatewayModeConflict, type Merchant } from '../../shared/domain/merchant.ts';
 import { cardNumberContext, type StoredCard } from '../../shared/domain/stored-card.ts';
@@ -100,7 +101,7 @@ async function keyedTransaction(deps: Deps, req: ApiRequest<CreateChargeBody>, c
 /** The card, if this merchant may charge it here: 404 as if missing for another merchant's, 409 for the rule it breaks. */
 async function chargeableCard(deps: Deps, merchant: Merchant, mode: Mode, body: CreateChargeBody): Promise<StoredCard> {
   const card = await deps.cards.get(body.svcToken);
-  if (!card || card.merchantId !== merchant.id || card.mode !== mode || card.status === 'deleted') throw new NotFoundError('card', 'svcToken');
+  if (!ownedBy(card, { merchant, mode }) || card.status === 'deleted') throw new NotFoundError('card', 'svcToken');
   if (!GATEWAYS[card.gateway].storedCardsWithoutCvv) {
     throw new ConflictError('card_flow_unsupported', 'This card is charged with its CVV: create a session with cardToken and let the customer pay in the checkout.');
   }

@@ -1,6 +1,6 @@
 import { toSessionResource } from '../../shared/domain/session.ts';
 import { toTransactionDetail } from '../../shared/domain/transaction.ts';
-import { NotFoundError } from '../../shared/errors.ts';
+import { requireOwned } from '../../shared/auth/ownership.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { deliveriesOfPayment } from './payment-deliveries.ts';
@@ -15,19 +15,17 @@ export const { build, handler, schemas, parts } = defineApiHandler(
   'getDashboardPayment',
   { params: PaymentReferenceParamsSchema, responses: { success: { 200: PaymentDetailSchema }, errors: { 404: 'resource_missing' } } },
   async (req, deps) => {
-    const mine = <T extends { merchantId: string; mode: string }>(item: T | null): T | null => (item && item.merchantId === req.auth.merchant.id && item.mode === req.auth.mode ? item : null);
+    const missing = { resource: 'payment', field: 'reference' };
     let reference = req.params.reference;
     if (reference.startsWith('txn_')) {
-      const transaction = mine(await deps.transactions.get(reference));
-      if (!transaction) throw new NotFoundError('payment', 'reference');
+      const transaction = requireOwned(await deps.transactions.get(reference), req.auth, missing);
       if (!transaction.sessionReference) {
         const deliveries = await deliveriesOfPayment(deps, { ...transaction, references: [transaction.reference], from: transaction.createdAt, to: transaction.updatedAt });
         return { statusCode: 200, body: { session: null, transactions: [toTransactionDetail(transaction)], deliveries } };
       }
       reference = transaction.sessionReference;
     }
-    const session = mine(await deps.sessions.get(reference));
-    if (!session) throw new NotFoundError('payment', 'reference');
+    const session = requireOwned(await deps.sessions.get(reference), req.auth, missing);
     const attempts = (await Promise.all((session.transactionReferences ?? []).map((r) => deps.transactions.get(r)))).flatMap((t) => (t ? [t] : []));
     const lastChange = [session.expiresAt, session.closedAt ?? '', ...attempts.map((t) => t.updatedAt)].reduce((a, b) => (a > b ? a : b));
     const deliveries = await deliveriesOfPayment(deps, { ...session, references: [session.reference, ...attempts.map((t) => t.reference)], from: session.createdAt, to: lastChange });

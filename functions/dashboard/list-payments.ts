@@ -1,5 +1,6 @@
 import type { Deps } from '../../shared/deps.ts';
 import type { AuthContext } from '../../shared/auth/authenticator.ts';
+import { ownedBy } from '../../shared/auth/ownership.ts';
 import { chargeRow, matchesFilters, sessionRow, type PaymentRow } from '../../shared/dashboard/payment-row.ts';
 import { toSessionResource } from '../../shared/domain/session.ts';
 import { ValidationError } from '../../shared/errors.ts';
@@ -12,11 +13,11 @@ import { decodeCursor, encodeCursor, searchPayments } from './payment-search.ts'
 async function paymentByReference(deps: Deps, auth: AuthContext, reference: string, now: number): Promise<PaymentRow | null> {
   if (reference.startsWith('cs_')) {
     const session = await deps.sessions.get(reference);
-    if (!session || session.merchantId !== auth.merchant.id || session.mode !== auth.mode) return null;
+    if (!ownedBy(session, auth)) return null;
     return sessionRow(session, toSessionResource(session, now, deps.config.checkoutBaseUrl).status);
   }
   const transaction = await deps.transactions.get(reference);
-  if (!transaction || transaction.merchantId !== auth.merchant.id || transaction.mode !== auth.mode) return null;
+  if (!ownedBy(transaction, auth)) return null;
   if (transaction.sessionReference) return paymentByReference(deps, auth, transaction.sessionReference, now);
   const card = transaction.svcToken ? await deps.cards.get(transaction.svcToken) : null;
   return chargeRow(transaction, card?.customerRef ?? null);

@@ -1,11 +1,9 @@
 import type { AuthContext } from '../../shared/auth/authenticator.ts';
 import type { Deps } from '../../shared/deps.ts';
 import type { Transaction } from '../../shared/domain/transaction.ts';
-import { NotFoundError } from '../../shared/errors.ts';
+import { requireOwned } from '../../shared/auth/ownership.ts';
 
 /** A transaction of the caller's merchant and mode, or 404: another merchant's is indistinguishable from a missing one. */
 export async function findTransaction(deps: Deps, auth: AuthContext, reference: string): Promise<Transaction> {
-  const transaction = await deps.transactions.get(reference);
-  if (!transaction || transaction.merchantId !== auth.merchant.id || transaction.mode !== auth.mode) throw new NotFoundError('transaction', 'reference');
-  return transaction;
+  return requireOwned(await deps.transactions.get(reference), auth, { resource: 'transaction', field: 'reference' });
 }

@@ -1,3 +1,4 @@
+import { ownedBy } from '../../shared/auth/ownership.ts';
 import { GATEWAYS, modeConflict } from '../../shared/domain/merchant.ts';
 import { newSession, toSessionResource } from '../../shared/domain/session.ts';
 import { ConflictError, NotFoundError } from '../../shared/errors.ts';
@@ -30,7 +31,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     // The card is checked now, at creation, not when the buyer pays.
     const card = req.body.cardToken ? await deps.cards.get(req.body.cardToken) : null;
     if (req.body.cardToken) {
-      if (!card || card.merchantId !== merchant.id || card.mode !== mode || card.status === 'deleted') {
+      if (!ownedBy(card, { merchant, mode }) || card.status === 'deleted') {
         throw new NotFoundError('card', 'cardToken');
       }
       if (GATEWAYS[card.gateway].storedCardsWithoutCvv) {

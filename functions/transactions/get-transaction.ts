@@ -1,5 +1,5 @@
 import { toTransactionDetail } from '../../shared/domain/transaction.ts';
-import { NotFoundError } from '../../shared/errors.ts';
+import { requireOwned } from '../../shared/auth/ownership.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { isStaleServerCharge, reconcileServerCharge } from '../../shared/payments/server-charges.ts';
@@ -18,10 +18,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
   'getTransaction',
   { params: TransactionReferenceParamsSchema, responses: { success: { 200: TransactionDetailSchema }, errors: { 404: 'resource_missing: no such transaction in this merchant and mode.' } } },
   async (req, deps) => {
-    const stored = await deps.transactions.get(req.params.reference);
-    if (!stored || stored.merchantId !== req.auth.merchant.id || stored.mode !== req.auth.mode) {
-      throw new NotFoundError('transaction', 'reference');
-    }
+    const stored = requireOwned(await deps.transactions.get(req.params.reference), req.auth, { resource: 'transaction', field: 'reference' });
     const charged = isStaleServerCharge(stored, req.now) ? await reconcileServerCharge(deps, req.auth.merchant, stored) : stored;
     const { transaction, refunds } = await refundsOf(deps, req.auth.merchant, charged, req.now);
     return { statusCode: 200, body: toTransactionDetail(transaction, refunds) };

@@ -1,3 +1,4 @@
+import { ownedBy } from '../../shared/auth/ownership.ts';
 import { toMerchantTransaction } from '../../shared/domain/transaction.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
@@ -10,8 +11,7 @@ export const { build, handler, schemas, parts } = defineApiHandler('listTransact
   let references: string[] | undefined;
   if (sessionReference) {
     const session = await deps.sessions.get(sessionReference);
-    const own = session && session.merchantId === merchant.id && session.mode === mode;
-    references = own ? (session.transactionReferences ?? []) : [];
+    references = ownedBy(session, req.auth) ? (session.transactionReferences ?? []) : [];
   }
   const { items, total } = await deps.transactions.list(merchant.id, mode, { status, from: createdFrom, to: createdTo, references }, { page, pageSize });
   return { statusCode: 200, body: { data: items.map(toMerchantTransaction), total, page, pageSize } };

@@ -1,15 +1,14 @@
 import type { AuthContext } from '../../shared/auth/authenticator.ts';
 import type { Deps } from '../../shared/deps.ts';
-import { ConflictError, NotFoundError } from '../../shared/errors.ts';
+import { requireOwned } from '../../shared/auth/ownership.ts';
+import { ConflictError } from '../../shared/errors.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import type { WebhookDelivery } from '../../shared/webhooks/delivery.ts';
 import type { WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
 
 /** Endpoints and deliveries belong to a merchant and a mode; anyone else's look exactly like missing ones. */
 export async function findEndpoint(deps: Deps, auth: AuthContext, id: string): Promise<WebhookEndpoint> {
-  const endpoint = await deps.webhookEndpoints.get(id);
-  if (!endpoint || endpoint.merchantId !== auth.merchant.id || endpoint.mode !== auth.mode) throw new NotFoundError('webhook endpoint', 'id');
-  return endpoint;
+  return requireOwned(await deps.webhookEndpoints.get(id), auth, { resource: 'webhook endpoint', field: 'id' });
 }
 
 /** Saves a change of an endpoint read at `expectedVersion`; a change or deletion by another request meanwhile is a 409. */
@@ -23,7 +22,5 @@ export async function saveEndpoint(deps: Deps, next: WebhookEndpoint, expectedVe
 }
 
 export async function findDelivery(deps: Deps, auth: AuthContext, id: string): Promise<WebhookDelivery> {
-  const delivery = await deps.webhookDeliveries.get(id);
-  if (!delivery || delivery.merchantId !== auth.merchant.id || delivery.mode !== auth.mode) throw new NotFoundError('webhook delivery', 'id');
-  return delivery;
+  return requireOwned(await deps.webhookDeliveries.get(id), auth, { resource: 'webhook delivery', field: 'id' });
 }

@@ -1,6 +1,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Authenticator } from '../../auth/authenticator.ts';
+import { ownedBy } from '../../auth/ownership.ts';
 import { AuthenticationError, NotFoundError } from '../../errors.ts';
 import type { MerchantStore } from '../../store/merchant-store.ts';
 import type { SessionStore } from '../../store/session-store.ts';
@@ -30,7 +31,7 @@ export function authenticateCheckout(
     const authorization = request.event.headers?.authorization;
     if (authorization !== undefined) {
       const key = await deps.authenticator.authenticate(authorization, ['publishable']);
-      if (key.merchant.id !== session.merchantId || key.mode !== session.mode) {
+      if (!ownedBy(session, key)) {
         throw new AuthenticationError('This publishable key does not belong to the merchant and mode of this session.');
       }
     }
