@@ -4,11 +4,11 @@
  * on time without a read, and a session that closes elsewhere (merchant, another tab) within one poll while the
  * page is visible (session-poller.ts).
  */
+import { formatMoney } from '../../shared/domain/money-format.ts';
 import type { ClosedReason } from '../../shared/domain/session-state.ts';
 import { chargeCard, confirmOtp, getCheckoutSession, type ApiAnswer, type ChargeResult, type CheckoutSession } from './checkout-api.ts';
 import { byId, show } from './dom.ts';
-import { ALREADY_PAID_TEXT, ALREADY_PAID_TITLE, APPROVED_NO_RETURN, APPROVED_TEXT, CLOSED_TEXTS, CLOSED_TITLES, payLabel, REFUSALS, REQUEST_PROBLEMS } from './messages.ts';
-import { formatAmount } from './money.ts';
+import { ALREADY_PAID_TEXT, ALREADY_PAID_TITLE, AMOUNT_LOCALE, APPROVED_NO_RETURN, APPROVED_TEXT, CLOSED_TEXTS, CLOSED_TITLES, payLabel, REFUSALS, REQUEST_PROBLEMS } from './messages.ts';
 import { OtpForm } from './otp-form.ts';
 import { PaymentForm } from './payment-form.ts';
 import { renderReceipt } from './receipt.ts';
@@ -116,7 +116,7 @@ function applySession(session: CheckoutSession, serverNow: number | null): void 
   current = session;
   summary.render(session);
   if (!configured) {
-    payment.configure(session, payLabel(formatAmount(session.amountMinor, session.currency)));
+    payment.configure(session, payLabel(formatMoney(session.amountMinor, session.currency, AMOUNT_LOCALE)));
     otp.configure(session.otpAsksCard);
     configured = true;
   }

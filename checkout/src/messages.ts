@@ -4,6 +4,9 @@
  */
 import type { ClosedReason } from '../../shared/domain/session-state.ts';
 
+/** Amounts are written for Venezuelan buyers, whatever the browser's own locale: `Bs. 1.250,50`. */
+export const AMOUNT_LOCALE = 'es-VE';
+
 export const FIELD_ERRORS = {
   cardNumberMissing: 'Escribe el número de la tarjeta.',
   cardNumberInvalid: 'El número de la tarjeta no es válido. Revísalo.',

@@ -3,11 +3,11 @@
  * quote to the merchant or the bank. It prints on its own (styles.css, @media print). Card data beyond the brand
  * and last four never reaches the page.
  */
+import { formatMoney } from '../../shared/domain/money-format.ts';
 import type { CheckoutSession, ChargeResult } from './checkout-api.ts';
 import { brandLabel } from './card-input.ts';
 import { byId, show } from './dom.ts';
-import { storedCardLabel } from './messages.ts';
-import { formatAmount } from './money.ts';
+import { AMOUNT_LOCALE, storedCardLabel } from './messages.ts';
 
 type ReceiptTransaction = ChargeResult['transaction'];
 
@@ -19,7 +19,7 @@ export function formatPaidAt(iso: string): string {
 
 export function renderReceipt(transaction: ReceiptTransaction, session: Pick<CheckoutSession, 'description' | 'test'>, businessName: string): void {
   byId('receipt-merchant').textContent = businessName;
-  byId('receipt-amount').textContent = formatAmount(transaction.amountMinor, transaction.currency);
+  byId('receipt-amount').textContent = formatMoney(transaction.amountMinor, transaction.currency, AMOUNT_LOCALE);
   const description = session.description ?? '';
   byId('receipt-description').textContent = description;
   show(byId('receipt-description-row'), Boolean(description));

@@ -2,10 +2,10 @@
  * The top of the page: whom the buyer pays (business name and logo), what is being paid (amount, description), test
  * mode, and the time left to pay, counted down on the server's clock. It stays on every state of the page.
  */
+import { formatMoney } from '../../shared/domain/money-format.ts';
 import type { CheckoutSession } from './checkout-api.ts';
 import { byId, show } from './dom.ts';
-import { pageTitle } from './messages.ts';
-import { formatAmount } from './money.ts';
+import { AMOUNT_LOCALE, pageTitle } from './messages.ts';
 import { formatRemaining, type ServerClock } from './server-clock.ts';
 
 export class SessionSummary {
@@ -22,7 +22,7 @@ export class SessionSummary {
 
   render(session: CheckoutSession): void {
     this.renderMerchant(session.merchant);
-    byId('amount').textContent = formatAmount(session.amountMinor, session.currency);
+    byId('amount').textContent = formatMoney(session.amountMinor, session.currency, AMOUNT_LOCALE);
     show(byId('amount-line'));
     const description = byId('description');
     description.textContent = session.description ?? '';

@@ -3,8 +3,9 @@
  * amount, a labelled axis, and the numbers in a table under a disclosure for screen readers and exact reading.
  */
 import { h, svg } from './dom.ts';
-import { formatDayMonth, formatMoney, formatMoneyShort } from './format.ts';
-import { t } from './i18n.ts';
+import { formatMoney, formatMoneyShort } from '../../shared/domain/money-format.ts';
+import { formatDayMonth } from './format.ts';
+import { locale, t } from './i18n.ts';
 import type { DailyPoint } from './types.ts';
 import { table } from './ui.ts';
 
@@ -32,11 +33,11 @@ export function dailyChart(currency: string, daily: DailyPoint[]): HTMLElement {
   const total = daily.reduce((sum, d) => sum + d.approvedAmountMinor, 0);
   // Nothing approved: one baseline at zero, not three lines all labelled 0.
   const gridlines = (total > 0 ? [0, 0.5, 1] : [0]).map((fraction) =>
-    svg('g', {}, svg('line', { x1: PAD.left, x2: width - PAD.right, y1: y(max * fraction), y2: y(max * fraction), class: 'grid' }), svg('text', { x: PAD.left - 6, y: y(max * fraction) + 4, 'text-anchor': 'end', class: 'axis' }, formatMoneyShort(max * fraction, currency))),
+    svg('g', {}, svg('line', { x1: PAD.left, x2: width - PAD.right, y1: y(max * fraction), y2: y(max * fraction), class: 'grid' }), svg('text', { x: PAD.left - 6, y: y(max * fraction) + 4, 'text-anchor': 'end', class: 'axis' }, formatMoneyShort(max * fraction, currency, locale()))),
   );
   const bars = daily.map((day, index) => {
     const top = y(day.approvedAmountMinor);
-    return svg('rect', { x: PAD.left + index * slot + slot * 0.15, y: top, width: slot * 0.7, height: Math.max(0, PAD.top + plotHeight - top), class: 'bar', rx: 2 }, svg('title', {}, `${formatDayMonth(day.date)}: ${formatMoney(day.approvedAmountMinor, currency)}`));
+    return svg('rect', { x: PAD.left + index * slot + slot * 0.15, y: top, width: slot * 0.7, height: Math.max(0, PAD.top + plotHeight - top), class: 'bar', rx: 2 }, svg('title', {}, `${formatDayMonth(day.date)}: ${formatMoney(day.approvedAmountMinor, currency, locale())}`));
   });
   // First, middle and last day: enough to place the bars in time without crowding a phone's width.
   const labelled = [...new Set([0, Math.floor((daily.length - 1) / 2), daily.length - 1])].filter((i) => i >= 0 && daily[i]);
@@ -46,8 +47,8 @@ export function dailyChart(currency: string, daily: DailyPoint[]): HTMLElement {
     return svg('text', { x, y: HEIGHT - 8, 'text-anchor': anchor, class: 'axis' }, formatDayMonth(daily[i]!.date));
   });
 
-  const picture = svg('svg', { viewBox: `0 0 ${width} ${HEIGHT}`, role: 'img', 'aria-label': `${title}: ${formatMoney(total, currency)}`, class: 'chart' }, ...gridlines, ...bars, ...dayLabels);
-  const rows = daily.map((d) => [formatDayMonth(d.date), formatMoney(d.approvedAmountMinor, currency), d.approved, d.declined, d.failed]);
+  const picture = svg('svg', { viewBox: `0 0 ${width} ${HEIGHT}`, role: 'img', 'aria-label': `${title}: ${formatMoney(total, currency, locale())}`, class: 'chart' }, ...gridlines, ...bars, ...dayLabels);
+  const rows = daily.map((d) => [formatDayMonth(d.date), formatMoney(d.approvedAmountMinor, currency, locale()), d.approved, d.declined, d.failed]);
   return h(
     'figure',
     { class: 'chart-figure' },

@@ -1,35 +1,8 @@
 /**
- * Money and dates as the user reads them. Amounts are integers in minor units (both currencies have two decimals);
- * the symbol is the one Venezuelan merchants use (Bs. for VES; US$ in Spanish, $ in English), the separators the
- * user's locale's.
- *
- * @example
- * formatMoney(125050, 'VES') // 'Bs. 1.250,50' in es-VE; 'Bs. 1,250.50' in en-US
+ * Rates, dates and typed amounts as the user reads them, in the user's locale. Amounts shown are formatted by
+ * shared/domain/money-format.ts (the checkout's formatter too), given locale().
  */
 import { language, locale } from './i18n.ts';
-
-const DECIMALS: Record<string, number> = { VES: 2, USD: 2 };
-
-export function currencySymbol(currency: string): string {
-  if (currency === 'VES') return 'Bs.';
-  if (currency === 'USD') return language() === 'es' ? 'US$' : '$';
-  return currency;
-}
-
-export function formatMoney(amountMinor: number, currency: string): string {
-  const decimals = DECIMALS[currency] ?? 2;
-  const number = new Intl.NumberFormat(locale(), { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(amountMinor / 10 ** decimals);
-  const symbol = currencySymbol(currency);
-  // "US$ 12,50" and "Bs. 12,50" read with a space; a bare "$" sits against the number as English writes it.
-  return symbol === '$' ? `$${number}` : `${symbol} ${number}`;
-}
-
-/** A compact amount for a chart's axis: no decimals, thousands abbreviated by the locale (Bs. 12 mil). */
-export function formatMoneyShort(amountMinor: number, currency: string): string {
-  const number = new Intl.NumberFormat(locale(), { notation: 'compact', maximumFractionDigits: 1 }).format(amountMinor / 10 ** (DECIMALS[currency] ?? 2));
-  const symbol = currencySymbol(currency);
-  return symbol === '$' ? `$${number}` : `${symbol} ${number}`;
-}
 
 export function formatRate(rate: number | null): string {
   if (rate === null) return '—';

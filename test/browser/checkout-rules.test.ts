@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { brandName, cardNumberIssue, cvvIssue, documentIdIssue, expYearIssue, formatCardNumber, holderNameIssue } from '../../checkout/src/card-input.ts';
-import { FIELD_ERRORS } from '../../checkout/src/messages.ts';
-import { formatAmount } from '../../checkout/src/money.ts';
+import { AMOUNT_LOCALE, FIELD_ERRORS } from '../../checkout/src/messages.ts';
+import { formatMoney } from '../../shared/domain/money-format.ts';
 import { formatRemaining } from '../../checkout/src/server-clock.ts';
 
 /** The page's own checks and formats, without a browser. */
@@ -51,11 +51,11 @@ describe('checkout formats', () => {
   it("formats amounts for Venezuelan buyers (es-VE) with today's bolívar symbol Bs., never the old Bs.S", () => {
     // Node's ICU, like the browsers', still names the bolívar Bs.S (or VES): the page sets the symbol itself.
     expect(new Intl.NumberFormat('es-VE', { style: 'currency', currency: 'VES' }).format(1)).not.toMatch(/^Bs\.\s/);
-    expect(formatAmount(125050, 'VES')).toMatch(/^Bs\.\s1\.250,50$/);
-    expect(formatAmount(100, 'VES')).toMatch(/^Bs\.\s1,00$/);
-    expect(formatAmount(123456789, 'VES')).toMatch(/^Bs\.\s1\.234\.567,89$/);
-    expect(formatAmount(1999, 'USD')).toMatch(/19,99/);
-    expect(formatAmount(1999, 'USD')).not.toMatch(/Bs/);
+    expect(formatMoney(125050, 'VES', AMOUNT_LOCALE)).toMatch(/^Bs\.\s1\.250,50$/);
+    expect(formatMoney(100, 'VES', AMOUNT_LOCALE)).toMatch(/^Bs\.\s1,00$/);
+    expect(formatMoney(123456789, 'VES', AMOUNT_LOCALE)).toMatch(/^Bs\.\s1\.234\.567,89$/);
+    expect(formatMoney(1999, 'USD', AMOUNT_LOCALE)).toMatch(/19,99/);
+    expect(formatMoney(1999, 'USD', AMOUNT_LOCALE)).not.toMatch(/Bs/);
   });
 
   it('counts down in minutes and seconds, never below zero', () => {

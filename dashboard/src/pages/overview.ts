@@ -2,8 +2,9 @@
 import { api } from '../api.ts';
 import { dailyChart } from '../chart.ts';
 import { h, replace } from '../dom.ts';
-import { formatDateTime, formatMoney, formatRate } from '../format.ts';
-import { t } from '../i18n.ts';
+import { formatMoney } from '../../../shared/domain/money-format.ts';
+import { formatDateTime, formatRate } from '../format.ts';
+import { locale, t } from '../i18n.ts';
 import { routeHref } from '../router.ts';
 import type { Overview, Totals } from '../types.ts';
 import { badge, emptyState, noLiveDataState, section, table } from '../ui.ts';
@@ -13,7 +14,7 @@ function totals(label: string, currency: string, value: Totals): HTMLElement {
     'div',
     { class: 'stat' },
     h('h3', {}, label),
-    h('dl', {}, h('dt', {}, t().overview.approvedAmount), h('dd', { class: 'stat-amount' }, formatMoney(value.approvedAmountMinor, currency)), h('dt', {}, t().overview.approvalRate), h('dd', {}, formatRate(value.approvalRate), h('span', { class: 'hint' }, ` · ${t().overview.payments(value.count)}`))),
+    h('dl', {}, h('dt', {}, t().overview.approvedAmount), h('dd', { class: 'stat-amount' }, formatMoney(value.approvedAmountMinor, currency, locale())), h('dt', {}, t().overview.approvalRate), h('dd', {}, formatRate(value.approvalRate), h('span', { class: 'hint' }, ` · ${t().overview.payments(value.count)}`))),
   );
 }
 
@@ -31,7 +32,7 @@ export async function renderOverview(view: HTMLElement): Promise<void> {
   );
   const failures = overview.recentFailures.map((f) => [
     h('a', { href: routeHref('payments', f.reference) }, f.reference),
-    h('span', { class: 'amount' }, formatMoney(f.amountMinor, f.currency)),
+    h('span', { class: 'amount' }, formatMoney(f.amountMinor, f.currency, locale())),
     badge(f.status),
     f.declineReason ?? f.declineCode ?? t().common.none,
     formatDateTime(f.createdAt),

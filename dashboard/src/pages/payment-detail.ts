@@ -6,8 +6,9 @@
 import { api } from '../api.ts';
 import { deliveryTable } from '../deliveries.ts';
 import { h, replace, type Child } from '../dom.ts';
-import { formatDateTime, formatMoney } from '../format.ts';
-import { t } from '../i18n.ts';
+import { formatMoney } from '../../../shared/domain/money-format.ts';
+import { formatDateTime } from '../format.ts';
+import { locale, t } from '../i18n.ts';
 import { cardLabel, gatewayName, paymentStatusLabel } from '../names.ts';
 import { routeHref } from '../router.ts';
 import type { PaymentDetail, TransactionDetail } from '../types.ts';
@@ -31,7 +32,7 @@ function attempt(transaction: TransactionDetail, index: number): HTMLElement {
       [d.errorCode, transaction.declineCode && transaction.errorCode && transaction.errorCode !== transaction.declineCode ? h('code', {}, transaction.errorCode) : null],
       // The connectors' technical text is English (the API's language), whatever the page's.
       [d.technicalDetail, transaction.detail ? h('span', { lang: 'en' }, transaction.detail) : null],
-      [t().detail.amount, formatMoney(transaction.amountMinor, transaction.currency)],
+      [t().detail.amount, formatMoney(transaction.amountMinor, transaction.currency, locale())],
       [t().payments.card, transaction.card ? cardLabel(transaction.card.brand, transaction.card.lastFour) : null],
       [d.holder, transaction.cardholderName ?? null],
       [d.document, transaction.document ? `${transaction.document.type}-${transaction.document.id}` : null],
@@ -74,7 +75,7 @@ export async function renderPaymentDetail(view: HTMLElement, reference: string):
           facts([
             [t().payments.reference, h('code', {}, session.reference)],
             [t().common.status, badge(session.status, paymentStatusLabel('session', session.status))],
-            [d.amount, formatMoney(session.amountMinor, session.currency)],
+            [d.amount, formatMoney(session.amountMinor, session.currency, locale())],
             [d.description, session.description ?? null],
             [d.customer, session.customerRef],
             [d.created, formatDateTime(session.createdAt)],

@@ -5,8 +5,9 @@
  */
 import { api } from '../api.ts';
 import { h, replace } from '../dom.ts';
-import { amountInputValue, formatMoney, formatShortDateTime, parseAmountInput } from '../format.ts';
-import { t } from '../i18n.ts';
+import { formatMoney } from '../../../shared/domain/money-format.ts';
+import { amountInputValue, formatShortDateTime, parseAmountInput } from '../format.ts';
+import { locale, t } from '../i18n.ts';
 import { cardLabel, paymentStatusLabel } from '../names.ts';
 import { cursorPager } from '../pager.ts';
 import { navigate, routeHref, type Route } from '../router.ts';
@@ -81,7 +82,7 @@ export async function renderPayments(view: HTMLElement, route: Route): Promise<v
     h('span', { class: 'stack' }, h('a', { href: routeHref('payments', payment.reference) }, payment.reference), h('span', { class: 'hint' }, p.kind[payment.kind] ?? payment.kind)),
     payment.customerRef ?? t().common.none,
     payment.lastFour ? h('span', { class: 'nowrap' }, cardLabel(payment.brand, payment.lastFour)) : t().common.none,
-    h('span', { class: 'amount' }, formatMoney(payment.amountMinor, payment.currency)),
+    h('span', { class: 'amount' }, formatMoney(payment.amountMinor, payment.currency, locale())),
     h('span', { class: 'badges' }, badge(payment.status, paymentStatusLabel(payment.kind, payment.status)), payment.test ? testFlag() : null),
   ]);
   const pager = cursorPager(p.listLabel, `payments|${searchKey}`, cursor, page.hasMore ? page.nextCursor : null, (at) => routeHref('payments', null, { ...filters, cursor: at }));
