@@ -40,5 +40,3 @@ export class ManualClock implements Clock {
     this.current += ms;
   }
 }
-
-export const toIso = (ms: number): string => new Date(ms).toISOString();
