@@ -19,7 +19,7 @@ import { openedPayment } from '../../shared/payments/processor-payments.ts';
 import { checkoutSession, refuse } from '../../shared/payments/checkout-session.ts';
 import { decideOnFreshSession } from '../../shared/payments/session-contention.ts';
 import { settleStaleAttempt } from '../../shared/payments/stale-attempts.ts';
-import { paymentInput } from './payment-input.ts';
+import { paymentInput } from '../../shared/payments/payment-input.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 

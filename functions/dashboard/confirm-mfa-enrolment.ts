@@ -6,7 +6,7 @@ import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-direct
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { ConfirmMfaEnrolmentBodySchema, MfaStateSchema } from '../../shared/schemas/dashboard-schemas.ts';
-import { withReservedAttempt } from './sign-in-guard.ts';
+import { withReservedAttempt } from '../../shared/dashboard/sign-in-guard.ts';
 
 /**
  * POST /v1/dashboard/me/mfa/enrolment/confirm: the app's first code turns MFA on (every later sign-in asks for a

@@ -2,8 +2,8 @@ import { InvalidCredentialsError } from '../../shared/dashboard/errors.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { MfaBodySchema, SignInResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
-import { signInAnswer } from './sign-in-answer.ts';
-import { limitSignInRate, withReservedAttempt } from './sign-in-guard.ts';
+import { signInAnswer } from '../../shared/dashboard/sign-in-answer.ts';
+import { limitSignInRate, withReservedAttempt } from '../../shared/dashboard/sign-in-guard.ts';
 
 /**
  * POST /v1/dashboard/auth/mfa: the authenticator app's code for a sign-in's `mfa` challenge. The attempt is reserved

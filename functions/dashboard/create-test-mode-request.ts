@@ -5,7 +5,7 @@ import { ConflictError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { SettingsSchema, TestModeRequestBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
-import { settingsView, testModeRequestsOf } from './settings-view.ts';
+import { settingsView, testModeRequestsOf } from '../../shared/dashboard/settings-view.ts';
 
 /** POST /v1/dashboard/test-mode-requests: the request (replacing a pending one) and its audit entry, one transaction. */
 export const { build, handler, schemas, parts } = defineApiHandler(

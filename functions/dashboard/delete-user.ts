@@ -5,7 +5,7 @@ import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-direct
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { DeletedUserSchema, UserIdParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
-import { changeUserKeepingAnAdmin } from './user-access.ts';
+import { changeUserKeepingAnAdmin } from '../../shared/dashboard/user-access.ts';
 
 /**
  * DELETE /v1/dashboard/users/{id}: the user item goes with its audit entry in one transaction (their tokens stop

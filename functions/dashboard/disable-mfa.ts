@@ -4,7 +4,7 @@ import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-direct
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { DisableMfaBodySchema, MfaStateSchema } from '../../shared/schemas/dashboard-schemas.ts';
-import { withReservedAttempt } from './sign-in-guard.ts';
+import { withReservedAttempt } from '../../shared/dashboard/sign-in-guard.ts';
 
 /**
  * POST /v1/dashboard/me/mfa/disable: password and a current code (both, so a stolen session or a stolen password alone

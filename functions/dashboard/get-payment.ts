@@ -3,7 +3,7 @@ import { toTransactionDetail } from '../../shared/domain/transaction.ts';
 import { requireOwned } from '../../shared/auth/ownership.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { deliveriesOfPayment } from './payment-deliveries.ts';
+import { deliveriesOfPayment } from '../../shared/dashboard/payment-deliveries.ts';
 import { PaymentDetailSchema, PaymentReferenceParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { SettingsSchema } from '../../shared/schemas/dashboard-schemas.ts';
-import { settingsView } from './settings-view.ts';
+import { settingsView } from '../../shared/dashboard/settings-view.ts';
 
 /** GET /v1/dashboard/settings: read fresh (not the authenticator's 30 s cache), so a change shows at once. */
 export const { build, handler, schemas, parts } = defineApiHandler('getDashboardSettings', { responses: { success: { 200: SettingsSchema } } }, async (req, deps) => {

@@ -7,7 +7,7 @@ import { ValidationError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { PaymentListSchema, PaymentsQuerySchema } from '../../shared/schemas/dashboard-schemas.ts';
-import { decodeCursor, encodeCursor, searchPayments } from './payment-search.ts';
+import { decodeCursor, encodeCursor, searchPayments } from '../../shared/dashboard/payment-search.ts';
 
 /** A reference names one payment: read directly, never searched for. */
 async function paymentByReference(deps: Deps, auth: AuthContext, reference: string, now: number): Promise<PaymentRow | null> {

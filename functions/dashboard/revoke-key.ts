@@ -4,7 +4,7 @@ import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-fr
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { KeyIdParamsSchema, KeyResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
-import { findManagedKey, toKeySummary } from './key-access.ts';
+import { findManagedKey, toKeySummary } from '../../shared/dashboard/key-access.ts';
 
 /**
  * POST /v1/dashboard/keys/{id}/revoke: revocation and audit entry in one transaction; a revoked key answers as it is.

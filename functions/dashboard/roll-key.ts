@@ -6,7 +6,7 @@ import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-fr
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { KeyIdParamsSchema, RolledKeySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
-import { findManagedKey, toKeySummary } from './key-access.ts';
+import { findManagedKey, toKeySummary } from '../../shared/dashboard/key-access.ts';
 
 /**
  * POST /v1/dashboard/keys/{id}/roll: a new key of the same kind and mode, the old one revoked and the audit entry,

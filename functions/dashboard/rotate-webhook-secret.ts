@@ -6,7 +6,7 @@ import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { CreatedWebhookEndpointSchema, WebhookEndpointParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
 import { newSigningSecret } from '../../shared/webhooks/signing-secret.ts';
-import { findEndpoint, saveEndpoint } from '../webhooks/webhook-access.ts';
+import { findEndpoint, saveEndpoint } from '../../shared/webhooks/webhook-access.ts';
 
 /**
  * POST /v1/dashboard/webhook-endpoints/{id}/rotate-secret: a new whsec_ signing secret, sealed like the first one and

@@ -3,7 +3,7 @@ import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-direct
 import { ValidationError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { NewPasswordBodySchema, SignInResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
-import { signInAnswer } from './sign-in-answer.ts';
+import { signInAnswer } from '../../shared/dashboard/sign-in-answer.ts';
 
 /** POST /v1/dashboard/auth/new-password: the first sign-in's `new_password` challenge (the temporary one replaced). */
 export const { build, handler, schemas, parts } = defineApiHandler(

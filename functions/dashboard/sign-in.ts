@@ -2,8 +2,8 @@ import { normaliseEmail } from '../../shared/dashboard/dashboard-user.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { SignInBodySchema, SignInResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
-import { signInAnswer } from './sign-in-answer.ts';
-import { limitSignInRate, withReservedAttempt } from './sign-in-guard.ts';
+import { signInAnswer } from '../../shared/dashboard/sign-in-answer.ts';
+import { limitSignInRate, withReservedAttempt } from '../../shared/dashboard/sign-in-guard.ts';
 
 /**
  * POST /v1/dashboard/auth/sign-in: email and password to a user token (or a challenge). The attempt is reserved

@@ -5,7 +5,7 @@ import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-direct
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { MfaEnrolmentSchema, StartMfaEnrolmentBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
-import { withReservedAttempt } from './sign-in-guard.ts';
+import { withReservedAttempt } from '../../shared/dashboard/sign-in-guard.ts';
 
 /**
  * POST /v1/dashboard/me/mfa/enrolment: the password again (a security change; it also gets Cognito the access token

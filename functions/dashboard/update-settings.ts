@@ -5,7 +5,7 @@ import { ValidationError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { SettingsSchema, UpdateSettingsBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
-import { settingsView } from './settings-view.ts';
+import { settingsView } from '../../shared/dashboard/settings-view.ts';
 
 /**
  * PATCH /v1/dashboard/settings: business name and logo (MerchantStore.updateBranding, which checks them). The audit

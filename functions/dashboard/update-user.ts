@@ -4,7 +4,7 @@ import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-fr
 import { LAST_ADMIN_ERRORS } from '../../shared/dashboard/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { UpdateUserBodySchema, UserIdParamsSchema, UserResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
-import { changeUserKeepingAnAdmin } from './user-access.ts';
+import { changeUserKeepingAnAdmin } from '../../shared/dashboard/user-access.ts';
 
 /** PATCH /v1/dashboard/users/{id}: a new role, written with its audit entry; never the merchant's last admin demoted. */
 export const { build, handler, schemas, parts } = defineApiHandler(

@@ -5,7 +5,7 @@ import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { createRefund, refundAnswer } from '../../shared/payments/refunds.ts';
 import { CreateRefundBodySchema, RefundSchema } from '../../shared/schemas/refund-schemas.ts';
 import { TransactionReferenceParamsSchema } from '../../shared/schemas/transaction-schemas.ts';
-import { findTransaction } from './transaction-access.ts';
+import { findTransaction } from '../../shared/payments/transaction-access.ts';
 
 /**
  * POST /v1/transactions/{reference}/refunds: refunds all that remains of an approved transaction, or `amountMinor` of

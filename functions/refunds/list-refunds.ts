@@ -6,7 +6,7 @@ import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { refundsOf } from '../../shared/payments/refunds.ts';
 import { RefundListSchema } from '../../shared/schemas/refund-schemas.ts';
 import { TransactionReferenceParamsSchema } from '../../shared/schemas/transaction-schemas.ts';
-import { findTransaction } from './transaction-access.ts';
+import { findTransaction } from '../../shared/payments/transaction-access.ts';
 
 /**
  * GET /v1/transactions/{reference}/refunds: oldest first. A refund left pending for a minute (no answer in time, or

@@ -5,7 +5,7 @@ import { prefixedId } from '../../shared/ids.ts';
 import { CreatedWebhookEndpointSchema, CreateWebhookEndpointBodySchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
 import { newSigningSecret } from '../../shared/webhooks/signing-secret.ts';
-import { checkEndpointUrl, resolveAuth } from './endpoint-auth.ts';
+import { checkEndpointUrl, resolveAuth } from '../../shared/webhooks/endpoint-auth.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 
 /** Enough for any real integration; each endpoint adds a delivery to every event. */

@@ -1,7 +1,7 @@
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { DeletedWebhookEndpointSchema, WebhookEndpointParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
-import { findEndpoint } from './webhook-access.ts';
+import { findEndpoint } from '../../shared/webhooks/webhook-access.ts';
 
 /** Deliveries still queued for the endpoint find it gone and stop; its delivery history stays listable. */
 export const { build, handler, schemas, parts } = defineApiHandler('deleteWebhookEndpoint', { params: WebhookEndpointParamsSchema, responses: { success: { 200: DeletedWebhookEndpointSchema }, errors: { 404: 'resource_missing.' } } }, async (req, deps) => {

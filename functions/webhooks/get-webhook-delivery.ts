@@ -2,7 +2,7 @@ import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-fr
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { WebhookDeliveryParamsSchema, WebhookDeliverySchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toDeliveryResource } from '../../shared/webhooks/delivery.ts';
-import { findDelivery } from './webhook-access.ts';
+import { findDelivery } from '../../shared/webhooks/webhook-access.ts';
 
 export const { build, handler, schemas, parts } = defineApiHandler('getWebhookDelivery', { params: WebhookDeliveryParamsSchema, responses: { success: { 200: WebhookDeliverySchema }, errors: { 404: 'resource_missing.' } } }, async (req, deps) => {
   return { statusCode: 200, body: toDeliveryResource(await findDelivery(deps, req.auth, req.params.id)) };

@@ -2,7 +2,7 @@ import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-fr
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { WebhookEndpointParamsSchema, WebhookEndpointSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toEndpointResource } from '../../shared/webhooks/endpoint.ts';
-import { findEndpoint } from './webhook-access.ts';
+import { findEndpoint } from '../../shared/webhooks/webhook-access.ts';
 
 export const { build, handler, schemas, parts } = defineApiHandler('getWebhookEndpoint', { params: WebhookEndpointParamsSchema, responses: { success: { 200: WebhookEndpointSchema }, errors: { 404: 'resource_missing.' } } }, async (req, deps) => {
   const endpoint = await findEndpoint(deps, req.auth, req.params.id);

@@ -3,7 +3,7 @@ import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { WebhookDeliveryParamsSchema, WebhookDeliverySchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toDeliveryResource } from '../../shared/webhooks/delivery.ts';
 import { retryDelivery } from '../../shared/webhooks/manual-retry.ts';
-import { findDelivery } from './webhook-access.ts';
+import { findDelivery } from '../../shared/webhooks/webhook-access.ts';
 import { queuesFromEnvironment } from '../../shared/background/queues-from-environment.ts';
 
 /**

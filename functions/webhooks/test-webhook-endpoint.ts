@@ -3,7 +3,7 @@ import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-fr
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { TestWebhookEndpointQuerySchema, WebhookEndpointParamsSchema, WebhookTestResultSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { newDelivery, type DeliveryMessage } from '../../shared/webhooks/delivery.ts';
-import { findEndpoint } from './webhook-access.ts';
+import { findEndpoint } from '../../shared/webhooks/webhook-access.ts';
 import { queuesFromEnvironment } from '../../shared/background/queues-from-environment.ts';
 
 /**

@@ -2,8 +2,8 @@ import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-fr
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { UpdateWebhookEndpointBodySchema, WebhookEndpointParamsSchema, WebhookEndpointSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { endpointChanges, toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
-import { checkEndpointUrl, readCredentials, resolveAuth } from './endpoint-auth.ts';
-import { findEndpoint, saveEndpoint } from './webhook-access.ts';
+import { checkEndpointUrl, readCredentials, resolveAuth } from '../../shared/webhooks/endpoint-auth.ts';
+import { findEndpoint, saveEndpoint } from '../../shared/webhooks/webhook-access.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 
 const AUTH_FIELDS = ['authType', 'authToken', 'authUsername', 'authPassword', 'authHeaderName', 'oauthTokenUrl', 'oauthClientId', 'oauthClientSecret', 'oauthScope'] as const;

@@ -1,7 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { searchPayments, type PaymentQuery } from '../../functions/dashboard/payment-search.ts';
+import { searchPayments, type PaymentQuery } from '../../shared/dashboard/payment-search.ts';
 import { backfillPaymentEntries } from '../../shared/admin/payment-entries-backfill.ts';
 import { matchesFilters, type PaymentRow } from '../../shared/dashboard/payment-row.ts';
 import type { Session } from '../../shared/domain/session.ts';

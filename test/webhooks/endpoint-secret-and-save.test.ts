@@ -8,7 +8,7 @@ import { DecryptionError } from '../../shared/crypto/errors.ts';
 import { ConflictError } from '../../shared/errors.ts';
 import { secretContext } from '../../shared/webhooks/endpoint.ts';
 import { newSigningSecret } from '../../shared/webhooks/signing-secret.ts';
-import { saveEndpoint } from '../../functions/webhooks/webhook-access.ts';
+import { saveEndpoint } from '../../shared/webhooks/webhook-access.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
 describe('newSigningSecret and saveEndpoint', () => {

@@ -1,7 +1,7 @@
-import type { Deps } from '../../shared/deps.ts';
-import { createTestModeRequestStore, type TestModeRequestStore } from '../../shared/store/test-mode-request-store.ts';
-import { logoPath } from '../../shared/domain/merchant-branding.ts';
-import { GATEWAY_IDS, GATEWAYS, type Merchant } from '../../shared/domain/merchant.ts';
+import type { Deps } from '../deps.ts';
+import { createTestModeRequestStore, type TestModeRequestStore } from '../store/test-mode-request-store.ts';
+import { logoPath } from '../domain/merchant-branding.ts';
+import { GATEWAY_IDS, GATEWAYS, type Merchant } from '../domain/merchant.ts';
 
 /** The test-mode requests store: only the settings routes use it, so it is not among every function's stores. */
 export const testModeRequestsOf = (deps: Deps): TestModeRequestStore => createTestModeRequestStore(deps.db, deps.config.tableName);

@@ -4,13 +4,13 @@
  * checked on the entries read, and reading goes on until the page is full. docs/data-model.md, "Dashboard payments list".
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { matchesFilters, rowOfEntry, type PaymentFilters, type PaymentRow } from '../../shared/dashboard/payment-row.ts';
-import type { Mode } from '../../shared/domain/session-state.ts';
-import { ValidationError } from '../../shared/errors.ts';
-import { batchGetItems, itemKeyOf } from '../../shared/store/index-queries.ts';
-import { keys } from '../../shared/store/keys.ts';
-import { queryEntries, type EntrySource } from '../../shared/store/payment-index.ts';
-import { tableDefinition } from '../../shared/store/table-definition.ts';
+import { matchesFilters, rowOfEntry, type PaymentFilters, type PaymentRow } from './payment-row.ts';
+import type { Mode } from '../domain/session-state.ts';
+import { ValidationError } from '../errors.ts';
+import { batchGetItems, itemKeyOf } from '../store/index-queries.ts';
+import { keys } from '../store/keys.ts';
+import { queryEntries, type EntrySource } from '../store/payment-index.ts';
+import { tableDefinition } from '../store/table-definition.ts';
 
 /** Entries one Query reads when filters remain to check on them. */
 const QUERY_PAGE = 250;

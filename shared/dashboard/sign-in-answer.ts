@@ -2,11 +2,11 @@
  * What the sign-in routes answer for a directory's result: a token with its user, a challenge, or the one refusal
  * that never says whether the email has an account.
  */
-import type { Deps } from '../../shared/deps.ts';
-import { sessionIdOf } from '../../shared/dashboard/dashboard-sessions.ts';
-import { InvalidCredentialsError } from '../../shared/dashboard/errors.ts';
-import type { SignInResult } from '../../shared/dashboard/user-directory.ts';
-import type { ApiResult } from '../../shared/http/api-types.ts';
+import type { Deps } from '../deps.ts';
+import { sessionIdOf } from './dashboard-sessions.ts';
+import { InvalidCredentialsError } from './errors.ts';
+import type { SignInResult } from './user-directory.ts';
+import type { ApiResult } from '../http/api-types.ts';
 
 /**
  * A token clears the failures of the user's email (the attempt that led to it was reserved by the route) and starts

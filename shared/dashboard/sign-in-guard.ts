@@ -5,13 +5,13 @@
  * guesses only the limit's worth are ever checked.
  */
 import { createHash } from 'node:crypto';
-import type { Deps } from '../../shared/deps.ts';
-import type { RateLimit } from '../../shared/domain/merchant.ts';
-import { SignInLockedError, SignInRateLimitedError } from '../../shared/dashboard/errors.ts';
-import { SIGN_IN_COUNTER, SIGN_IN_RATE } from '../../shared/dashboard/sign-in-rate.ts';
-import { isLoopback } from '../../shared/http/client-address.ts';
-import { IncorrectMfaCodeError, IncorrectPasswordError } from '../../shared/dashboard/mfa-errors.ts';
-import { lockedForMs } from '../../shared/dashboard/sign-in-lockout.ts';
+import type { Deps } from '../deps.ts';
+import type { RateLimit } from '../domain/merchant.ts';
+import { SignInLockedError, SignInRateLimitedError } from './errors.ts';
+import { SIGN_IN_COUNTER, SIGN_IN_RATE } from './sign-in-rate.ts';
+import { isLoopback } from '../http/client-address.ts';
+import { IncorrectMfaCodeError, IncorrectPasswordError } from './mfa-errors.ts';
+import { lockedForMs } from './sign-in-lockout.ts';
 
 /**
  * Reserves an attempt of `email` (429 `too_many_sign_in_attempts` when none is left), runs `check`, and gives the

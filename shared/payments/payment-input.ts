@@ -1,9 +1,9 @@
-import type { Deps } from '../../shared/deps.ts';
-import type { CardInput, DocumentInput } from '../../shared/domain/payment-data.ts';
-import type { Session } from '../../shared/domain/session.ts';
-import { cardNumberContext } from '../../shared/domain/stored-card.ts';
-import { ConflictError, ValidationError } from '../../shared/errors.ts';
-import type { CheckoutChargeBody } from '../../shared/schemas/checkout-schemas.ts';
+import type { Deps } from '../deps.ts';
+import type { CardInput, DocumentInput } from '../domain/payment-data.ts';
+import type { Session } from '../domain/session.ts';
+import { cardNumberContext } from '../domain/stored-card.ts';
+import { ConflictError, ValidationError } from '../errors.ts';
+import type { CheckoutChargeBody } from '../schemas/checkout-schemas.ts';
 
 const TYPED_CARD_FIELDS = ['number', 'expMonth', 'expYear'] as const;
 

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { adminWhoRemains, type DashboardUser } from '../../shared/dashboard/dashboard-user.ts';
-import { LastAdminError, UsersChangedError } from '../../shared/dashboard/errors.ts';
-import type { Role } from '../../shared/dashboard/roles.ts';
-import type { Deps } from '../../shared/deps.ts';
-import { NotFoundError } from '../../shared/errors.ts';
-import { ConditionFailedError } from '../../shared/store/conditions.ts';
-import type { TransactItem } from '../../shared/store/session-store.ts';
+import { adminWhoRemains, type DashboardUser } from './dashboard-user.ts';
+import { LastAdminError, UsersChangedError } from './errors.ts';
+import type { Role } from './roles.ts';
+import type { Deps } from '../deps.ts';
+import { NotFoundError } from '../errors.ts';
+import { ConditionFailedError } from '../store/conditions.ts';
+import type { TransactItem } from '../store/session-store.ts';
 
 /** A user of the caller's merchant; another merchant's is indistinguishable from a missing one. */
 export async function findUser(deps: Deps, merchantId: string, userId: string): Promise<DashboardUser> {

@@ -1,9 +1,9 @@
-import { leastRoleToManageKey } from '../../shared/auth/key-permissions.ts';
-import type { DashboardUser } from '../../shared/dashboard/dashboard-user.ts';
-import { roleAtLeast } from '../../shared/dashboard/roles.ts';
-import type { Deps } from '../../shared/deps.ts';
-import { NotFoundError, PermissionError } from '../../shared/errors.ts';
-import type { ApiKeyRecord } from '../../shared/store/api-key-store.ts';
+import { leastRoleToManageKey } from '../auth/key-permissions.ts';
+import type { DashboardUser } from './dashboard-user.ts';
+import { roleAtLeast } from './roles.ts';
+import type { Deps } from '../deps.ts';
+import { NotFoundError, PermissionError } from '../errors.ts';
+import type { ApiKeyRecord } from '../store/api-key-store.ts';
 
 /**
  * A key of the user's merchant that the user's role may roll or revoke (a live secret key: admins only, 403 for

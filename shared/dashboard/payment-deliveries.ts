@@ -5,10 +5,10 @@
  * event's deliveries are read directly, one GetItem per current endpoint, no scan of the delivery log. Deliveries to
  * an endpoint deleted since are not found this way (the delivery log still lists them).
  */
-import type { Deps } from '../../shared/deps.ts';
-import type { Mode } from '../../shared/domain/session-state.ts';
-import { deliveryIdFor, toDeliveryResource, type WebhookDeliveryResource } from '../../shared/webhooks/delivery.ts';
-import { batchGetItems, itemKeyOf, queryIndexPage } from '../../shared/store/index-queries.ts';
+import type { Deps } from '../deps.ts';
+import type { Mode } from '../domain/session-state.ts';
+import { deliveryIdFor, toDeliveryResource, type WebhookDeliveryResource } from '../webhooks/delivery.ts';
+import { batchGetItems, itemKeyOf, queryIndexPage } from '../store/index-queries.ts';
 
 const MAX_EVENTS_EXAMINED = 500;
 /** Events written just after the last update (an expiry's) still fall in the window. */

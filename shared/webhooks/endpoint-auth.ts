@@ -1,5 +1,5 @@
-import type { Deps } from '../../shared/deps.ts';
-import { ValidationError } from '../../shared/errors.ts';
+import type { Deps } from '../deps.ts';
+import { ValidationError } from '../errors.ts';
 import {
   applyAuthChange,
   credentialFlags,
@@ -8,7 +8,7 @@ import {
   type AuthInput,
   type EndpointCredentials,
   type WebhookEndpoint,
-} from '../../shared/webhooks/endpoint.ts';
+} from './endpoint.ts';
 
 /** Refuses a url (or oauthTokenUrl) the sender would not reach: https only, public addresses in AWS. */
 export function checkEndpointUrl(deps: Deps, value: string, field: 'url' | 'oauthTokenUrl'): void {

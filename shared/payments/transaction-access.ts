@@ -1,7 +1,7 @@
-import type { AuthContext } from '../../shared/auth/authenticator.ts';
-import type { Deps } from '../../shared/deps.ts';
-import type { Transaction } from '../../shared/domain/transaction.ts';
-import { requireOwned } from '../../shared/auth/ownership.ts';
+import type { AuthContext } from '../auth/authenticator.ts';
+import type { Deps } from '../deps.ts';
+import type { Transaction } from '../domain/transaction.ts';
+import { requireOwned } from '../auth/ownership.ts';
 
 /** A transaction of the caller's merchant and mode, or 404: another merchant's is indistinguishable from a missing one. */
 export async function findTransaction(deps: Deps, auth: AuthContext, reference: string): Promise<Transaction> {

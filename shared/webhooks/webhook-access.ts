@@ -1,10 +1,10 @@
-import type { AuthContext } from '../../shared/auth/authenticator.ts';
-import type { Deps } from '../../shared/deps.ts';
-import { requireOwned } from '../../shared/auth/ownership.ts';
-import { ConflictError } from '../../shared/errors.ts';
-import { ConditionFailedError } from '../../shared/store/conditions.ts';
-import type { WebhookDelivery } from '../../shared/webhooks/delivery.ts';
-import type { WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
+import type { AuthContext } from '../auth/authenticator.ts';
+import type { Deps } from '../deps.ts';
+import { requireOwned } from '../auth/ownership.ts';
+import { ConflictError } from '../errors.ts';
+import { ConditionFailedError } from '../store/conditions.ts';
+import type { WebhookDelivery } from './delivery.ts';
+import type { WebhookEndpoint } from './endpoint.ts';
 
 /** Endpoints and deliveries belong to a merchant and a mode; anyone else's look exactly like missing ones. */
 export async function findEndpoint(deps: Deps, auth: AuthContext, id: string): Promise<WebhookEndpoint> {
