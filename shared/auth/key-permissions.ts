@@ -2,7 +2,7 @@
  * Which dashboard role may manage which API key. A live secret key (sk_live_) moves real money (charges, refunds),
  * so only admins, who may refund in the dashboard, roll or revoke it, as on Stripe where only administrators manage
  * live secret keys; developers manage test keys, read-only (rk_) and publishable (pk_) keys. Pure, no imports but
- * types: the API (functions/dashboard/key-access.ts) and the dashboard's developers page read the same rule.
+ * types: the API (shared/dashboard/key-access.ts) and the dashboard's developers page read the same rule.
  */
 import type { Role } from '../dashboard/roles.ts';
 import type { Mode } from '../domain/session-state.ts';

@@ -10,7 +10,7 @@ const SessionReference = z.string().regex(/^cs_[0-9A-Za-z]{1,64}$/, { error: 'mu
  * Only the shape is checked here; the buyer's data itself (card number, expiry, CVV, holder, document) is checked
  * once the session is known, because invalid data is an attempt that counts as a failure. Which card fields are
  * required depends on the session too: a stored-card session (cardToken) takes only the CVV
- * (functions/checkout/payment-input.ts).
+ * (shared/payments/payment-input.ts).
  */
 export const CheckoutChargeBodySchema = z
   .strictObject({
