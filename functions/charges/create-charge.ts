@@ -7,7 +7,7 @@ import { newTransaction, type Transaction } from '../../shared/domain/transactio
 import type { Mode } from '../../shared/domain/session-state.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import type { ApiRequest } from '../../shared/http/api-types.ts';
+import type { ApiRequest } from '../../shared/http/handler-types.ts';
 import { prefixedId } from '../../shared/ids.ts';
 import { CreateChargeBodySchema, ServerChargeSchema, type CreateChargeBody } from '../../shared/schemas/card-schemas.ts';
 import { IDEMPOTENCY_RETENTION_MS, type IdempotencyScope } from '../../shared/store/idempotency-store.ts';

@@ -7,7 +7,7 @@ import type { Deps } from '../../shared/deps.ts';
 import { GATEWAYS } from '../../shared/domain/merchant.ts';
 import { ApiError, NotFoundError, ValidationError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import type { ApiRequest, ApiResult } from '../../shared/http/api-types.ts';
+import type { ApiRequest, ApiResult } from '../../shared/http/handler-types.ts';
 import { errorBody } from '../../shared/http/response.ts';
 import { GatewayUnavailableError } from '../../shared/gateways/payment-gateway.ts';
 import { CheckoutChargeResultSchema, CheckoutOtpBodySchema, type CheckoutOtpBody } from '../../shared/schemas/checkout-schemas.ts';

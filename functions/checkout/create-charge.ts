@@ -7,7 +7,7 @@ import { stateOf, type Session } from '../../shared/domain/session.ts';
 import { newTransaction, type Transaction, type TransactionResult } from '../../shared/domain/transaction.ts';
 import type { Deps } from '../../shared/deps.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import type { ApiRequest } from '../../shared/http/api-types.ts';
+import type { ApiRequest } from '../../shared/http/handler-types.ts';
 import { errorBody } from '../../shared/http/response.ts';
 import { prefixedId } from '../../shared/ids.ts';
 import { CheckoutChargeBodySchema, CheckoutChargeResultSchema, type CheckoutChargeBody } from '../../shared/schemas/checkout-schemas.ts';

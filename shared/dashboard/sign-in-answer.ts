@@ -6,7 +6,7 @@ import type { Deps } from '../deps.ts';
 import { sessionIdOf } from './dashboard-sessions.ts';
 import { InvalidCredentialsError } from './errors.ts';
 import type { SignInResult } from './user-directory.ts';
-import type { ApiResult } from '../http/api-types.ts';
+import type { ApiResult } from '../http/handler-types.ts';
 
 /**
  * A token clears the failures of the user's email (the attempt that led to it was reserved by the route) and starts

@@ -7,7 +7,7 @@ import { depsFromEnvironment, type Deps, type PartsFactory } from '../deps.ts';
 import { processTracer } from '../observability/tracer.ts';
 import { traceHandler } from '../observability/trace-handler.ts';
 import { routes, type RouteDefinition, type RouteId } from '../routes.ts';
-import type { ApiRequest, ApiResult } from './api-types.ts';
+import type { ApiRequest, ApiResult } from './handler-types.ts';
 import { REUSED_ROUTE_AUDIT } from '../dashboard/reused-route-audit.ts';
 import { auditUserChange } from './middlewares/audit-user-change.ts';
 import { authenticate } from './middlewares/authenticate.ts';

@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import type { AuthContext } from '../auth/authenticator.ts';
 import type { Claim } from '../store/idempotency-store.ts';
-import type { IdempotencyContext } from './api-types.ts';
+import type { IdempotencyContext } from './handler-types.ts';
 
 /** What middlewares learn about a request, for later middlewares and the handler. */
 export interface RequestState {

@@ -12,7 +12,7 @@ import { attemptsRemaining, effectiveState, type SessionStatus } from '../domain
 import { chargeEvent, resolveTransaction, toTransactionResource, traced, type Transaction, type TransactionResult } from '../domain/transaction.ts';
 import type { Deps } from '../deps.ts';
 import type { GatewayOutcome } from '../gateways/payment-gateway.ts';
-import type { IdempotencyContext } from '../http/api-types.ts';
+import type { IdempotencyContext } from '../http/handler-types.ts';
 import { advanceSession, type AttemptStep } from '../store/charge-store.ts';
 import { TransactionConditionFailedError } from '../store/conditions.ts';
 import { vaultItems } from './card-vault.ts';

@@ -25,7 +25,7 @@ import type { TraceEntry, Transaction } from '../domain/transaction.ts';
 import type { Deps } from '../deps.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import { GatewayUnavailableError, type BankAccount, type RefundOutcome, type RefundRequest } from '../gateways/payment-gateway.ts';
-import type { IdempotencyContext } from '../http/api-types.ts';
+import type { IdempotencyContext } from '../http/handler-types.ts';
 import { randomToken } from '../ids.ts';
 import { ConditionFailedError, TransactionConditionFailedError } from '../store/conditions.ts';
 import { IDEMPOTENCY_RETENTION_MS, type IdempotencyScope } from '../store/idempotency-store.ts';

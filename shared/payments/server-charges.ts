@@ -9,7 +9,7 @@ import { authenticationExpiredEvent, type StoredCard } from '../domain/stored-ca
 import { chargeEvent, resolveTransaction, toMerchantTransaction, traced, type Transaction, type TransactionResult } from '../domain/transaction.ts';
 import type { Deps } from '../deps.ts';
 import type { GatewayOutcome } from '../gateways/payment-gateway.ts';
-import type { IdempotencyContext } from '../http/api-types.ts';
+import type { IdempotencyContext } from '../http/handler-types.ts';
 import { TransactionConditionFailedError } from '../store/conditions.ts';
 import { outboxPut } from '../store/outbox.ts';
 import { chargeEntryItem } from '../store/payment-index.ts';
