@@ -29,7 +29,7 @@ import { adminSandboxEnvironment } from '../infra/sandbox/environment.ts';
 import { systemClock } from '../shared/clock.ts';
 import { createCognitoUserDirectory } from '../shared/dashboard/cognito-user-directory.ts';
 import { sandboxUserDirectory } from '../shared/dashboard/local-user-directory.ts';
-import { ROLES } from '../shared/dashboard/roles.ts';
+import { ROLES } from '../shared/domain/roles.ts';
 import { decideTestModeRequest } from '../shared/dashboard/test-mode-admin.ts';
 import { inviteUser } from '../shared/dashboard/user-admin.ts';
 import type { UserDirectory } from '../shared/dashboard/user-directory.ts';

@@ -3,7 +3,7 @@
  * method per entry; the sandbox serves the same entries by invoking the same handler modules.
  */
 import type { OperationClass } from './domain/merchant.ts';
-import type { Role } from './dashboard/roles.ts';
+import type { Role } from './domain/roles.ts';
 import type { FunctionNeed } from './function-needs.ts';
 
 export interface RouteDefinition {

@@ -1,5 +1,5 @@
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
-import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
+import { auditEntry } from '../../shared/domain/audit-entry.ts';
 import { openEnrolment } from '../../shared/dashboard/mfa-enrolment-session.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';

@@ -1,6 +1,6 @@
-import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
+import { auditEntry } from '../../shared/domain/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
-import { testModeRequestProblem, type TestModeRequest } from '../../shared/dashboard/test-mode-request.ts';
+import { testModeRequestProblem, type TestModeRequest } from '../../shared/domain/test-mode-request.ts';
 import { ConflictError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';

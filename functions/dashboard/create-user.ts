@@ -1,4 +1,4 @@
-import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
+import { auditEntry } from '../../shared/domain/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { inviteMerchantUser } from '../../shared/dashboard/user-admin.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';

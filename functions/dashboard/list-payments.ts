@@ -1,7 +1,7 @@
 import type { Deps } from '../../shared/deps.ts';
 import type { AuthContext } from '../../shared/auth/authenticator.ts';
 import { ownedBy } from '../../shared/auth/ownership.ts';
-import { chargeRow, matchesFilters, sessionRow, type PaymentRow } from '../../shared/dashboard/payment-row.ts';
+import { chargeRow, matchesFilters, sessionRow, type PaymentRow } from '../../shared/domain/payment-row.ts';
 import { toSessionResource } from '../../shared/domain/session.ts';
 import { ValidationError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';

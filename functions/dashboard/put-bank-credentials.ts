@@ -1,5 +1,5 @@
 import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
-import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
+import { auditEntry } from '../../shared/domain/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';

@@ -1,4 +1,4 @@
-import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
+import { auditEntry } from '../../shared/domain/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';

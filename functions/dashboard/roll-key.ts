@@ -1,5 +1,5 @@
 import { newKeyRecord } from '../../shared/admin/merchant-admin.ts';
-import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
+import { auditEntry } from '../../shared/domain/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { ConflictError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';

@@ -1,4 +1,4 @@
-import { normaliseEmail } from '../../shared/dashboard/dashboard-user.ts';
+import { normaliseEmail } from '../../shared/domain/dashboard-user.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { SignInBodySchema, SignInResultSchema } from '../../shared/schemas/dashboard-schemas.ts';

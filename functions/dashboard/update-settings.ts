@@ -1,4 +1,4 @@
-import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
+import { auditEntry } from '../../shared/domain/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { BrandingError, type BrandingInput } from '../../shared/domain/merchant-branding.ts';
 import { ValidationError } from '../../shared/errors.ts';

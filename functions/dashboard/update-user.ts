@@ -1,4 +1,4 @@
-import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
+import { auditEntry } from '../../shared/domain/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { LAST_ADMIN_ERRORS } from '../../shared/dashboard/errors.ts';

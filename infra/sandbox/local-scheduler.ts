@@ -3,7 +3,7 @@ import type { Clock } from '../../shared/clock.ts';
 import type { OneTimeScheduler, ScheduledPayload } from '../../shared/background/one-time-scheduler.ts';
 import { ConditionFailedError, conditional, itemDoesNotExist } from '../../shared/store/conditions.ts';
 import { keys } from '../../shared/store/keys.ts';
-import { batchGetItems, itemKeyOf, queryIndexEntries } from '../../shared/store/index-queries.ts';
+import { itemsOf, queryAll } from '../../shared/store/query-page.ts';
 
 export interface DueSchedule {
   name: string;
@@ -65,8 +65,8 @@ export class LocalScheduler implements OneTimeScheduler {
 
   /** Loads the pending schedules of this sandbox's merchants from the table. */
   async recover(): Promise<number> {
-    const entries = await queryIndexEntries(this.db, this.tableName, { partition: keys.localSchedules('', '').gsi1pk, newestFirst: false });
-    for (const item of await batchGetItems(this.db, this.tableName, entries.map(itemKeyOf))) {
+    const entries = await queryAll(this.db, this.tableName, { index: 'gsi1', partition: keys.localSchedules('', '').gsi1pk, newestFirst: false });
+    for (const item of await itemsOf(this.db, this.tableName, entries)) {
       const payload = item.payload as ScheduledPayload | undefined;
       const name = (item.pk as string).slice('LOCAL_SCHEDULE#'.length);
       if (payload && this.owns(payload.merchantId)) this.pending.set(name, { at: Date.parse(item.fireAt as string), payload });

@@ -1,8 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../../shared/clock.ts';
 import type { MessageQueue } from '../../shared/background/message-queue.ts';
-import { batchGetItems, queryIndexEntries } from '../../shared/store/index-queries.ts';
 import { keys } from '../../shared/store/keys.ts';
+import { batchGetItems, queryAll } from '../../shared/store/query-page.ts';
+import { webhookDeliveryItems } from '../../shared/store/webhook-delivery-store.ts';
 import type { DeliveryMessage, WebhookDelivery } from '../../shared/webhooks/delivery.ts';
 import type { LocalQueue } from './local-queue.ts';
 
@@ -50,7 +51,7 @@ export class OpenDeliveries {
 
   /** Queues again this sandbox's unfinished deliveries; forgets the finished ones. Returns how many were queued. */
   async recover(): Promise<number> {
-    const entries = await queryIndexEntries(this.db, this.tableName, { partition: keys.localQueuedDeliveries('', '').gsi1pk, newestFirst: false });
+    const entries = await queryAll(this.db, this.tableName, { index: 'gsi1', partition: keys.localQueuedDeliveries('', '').gsi1pk, newestFirst: false });
     const mine = entries.flatMap((entry) => {
       const [merchantId, deliveryId] = (entry.gsi1sk as string).split('#') as [string, string];
       return this.owns(merchantId) ? [deliveryId] : [];
@@ -58,7 +59,7 @@ export class OpenDeliveries {
 
     let queued = 0;
     const deliveries = new Map(
-      (await batchGetItems(this.db, this.tableName, mine.map((id) => keys.webhookDelivery(id)))).map((item) => [item.id as string, item as unknown as WebhookDelivery]),
+      (await batchGetItems(this.db, this.tableName, mine.map((id) => keys.webhookDelivery(id)))).map((item) => webhookDeliveryItems.fromItem(item)).map((delivery) => [delivery.id, delivery]),
     );
     for (const deliveryId of mine) {
       const delivery = deliveries.get(deliveryId);

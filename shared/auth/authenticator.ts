@@ -2,7 +2,7 @@ import type { Merchant } from '../domain/merchant.ts';
 import type { Session } from '../domain/session.ts';
 import type { Mode } from '../domain/session-state.ts';
 import type { Clock } from '../clock.ts';
-import type { DashboardUser } from '../dashboard/dashboard-user.ts';
+import type { DashboardUser } from '../domain/dashboard-user.ts';
 import { InvalidTokenError } from '../dashboard/errors.ts';
 import type { UserTokenVerifier } from '../dashboard/user-directory.ts';
 import { currentSession, type SignedInSession } from '../dashboard/current-session.ts';

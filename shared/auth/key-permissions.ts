@@ -4,7 +4,7 @@
  * live secret keys; developers manage test keys, read-only (rk_) and publishable (pk_) keys. Pure, no imports but
  * types: the API (shared/dashboard/key-access.ts) and the dashboard's developers page read the same rule.
  */
-import type { Role } from '../dashboard/roles.ts';
+import type { Role } from '../domain/roles.ts';
 import type { Mode } from '../domain/session-state.ts';
 
 /** A secret key of live mode: the one key that moves real money. */

@@ -1,8 +1,8 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionFailedError, conditional, itemExists } from '../store/conditions.ts';
-import { batchGetItems, itemKeyOf, queryIndexEntries } from '../store/index-queries.ts';
 import { keys } from '../store/keys.ts';
+import { itemsOf, queryAll } from '../store/query-page.ts';
 import type { WorkerId } from '../workers.ts';
 
 /**
@@ -83,8 +83,8 @@ export function createParkedRecords(db: DynamoDBDocumentClient, tableName: strin
       return Item ? fromItem(Item) : null;
     },
     async list() {
-      const entries = await queryIndexEntries(db, tableName, { partition: keys.parkedRecords('', '').gsi1pk, newestFirst: false });
-      return (await batchGetItems(db, tableName, entries.map(itemKeyOf))).map(fromItem).sort((a, b) => a.parkedAt.localeCompare(b.parkedAt));
+      const entries = await queryAll(db, tableName, { index: 'gsi1', partition: keys.parkedRecords('', '').gsi1pk, newestFirst: false });
+      return (await itemsOf(db, tableName, entries)).map(fromItem).sort((a, b) => a.parkedAt.localeCompare(b.parkedAt));
     },
     async requestReplay(id, at) {
       try {

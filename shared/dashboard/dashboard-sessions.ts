@@ -6,7 +6,8 @@
  * authenticator app's code, which an admin needs for anything but enrolling one. Pure: no I/O.
  */
 import { createHash } from 'node:crypto';
-import type { Role } from './roles.ts';
+import type { Role } from '../domain/roles.ts';
+import type { DashboardSession } from '../store/dashboard-session-store.ts';
 
 /**
  * Fifteen minutes without a call to the API end a session: PCI DSS 8.2.8's bound. Dashboard admins load bank
@@ -15,16 +16,6 @@ import type { Role } from './roles.ts';
 export const IDLE_TIMEOUT_MS = 15 * 60_000;
 /** A call records its time only when the last record is older than this: one write a minute at most per session. */
 export const ACTIVITY_WRITE_INTERVAL_MS = 60_000;
-
-export interface DashboardSession {
-  userId: string;
-  /** The sign-in answered an authenticator app's code, or the session enrolled one. */
-  mfa: boolean;
-  /** Epoch ms of the last call that was recorded. */
-  lastSeenAt: number;
-  /** Epoch ms the token itself expires (the session item's TTL). */
-  expiresAt: number;
-}
 
 /** The session's key: a token is never stored, only its SHA-256 (tokens are random and long: no dictionary reaches one). */
 export const sessionIdOf = (token: string): string => createHash('sha256').update(token).digest('base64url');

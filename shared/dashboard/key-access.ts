@@ -1,6 +1,6 @@
 import { leastRoleToManageKey } from '../auth/key-permissions.ts';
-import type { DashboardUser } from './dashboard-user.ts';
-import { roleAtLeast } from './roles.ts';
+import type { DashboardUser } from '../domain/dashboard-user.ts';
+import { roleAtLeast } from '../domain/roles.ts';
 import type { Deps } from '../deps.ts';
 import { NotFoundError, PermissionError } from '../errors.ts';
 import type { ApiKeyRecord } from '../store/api-key-store.ts';

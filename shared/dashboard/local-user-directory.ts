@@ -16,7 +16,7 @@ import { readOrCreateKeyFile } from '../crypto/local-key-file.ts';
 import { localSecretBox } from '../crypto/local-secret-box.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { join } from 'node:path';
-import { normaliseEmail } from './dashboard-user.ts';
+import { normaliseEmail } from '../domain/dashboard-user.ts';
 import { IncorrectMfaCodeError, IncorrectPasswordError, MfaAlreadyEnabledError, MfaNotEnabledError } from './mfa-errors.ts';
 import { hashPassword, UNMATCHABLE_HASH, verifyPassword } from './password-hash.ts';
 import { newTotpSecret, totpStep, totpUri } from './totp.ts';

@@ -8,7 +8,7 @@
 import type { Deps } from '../deps.ts';
 import type { Mode } from '../domain/session-state.ts';
 import { deliveryIdFor, toDeliveryResource, type WebhookDeliveryResource } from '../webhooks/delivery.ts';
-import { batchGetItems, itemKeyOf, queryIndexPage } from '../store/index-queries.ts';
+import { itemsOf, queryPage } from '../store/query-page.ts';
 
 const MAX_EVENTS_EXAMINED = 500;
 /** Events written just after the last update (an expiry's) still fall in the window. */
@@ -19,8 +19,9 @@ export async function deliveriesOfPayment(
   payment: { merchantId: string; mode: Mode; references: readonly string[]; from: string; to: string },
 ): Promise<WebhookDeliveryResource[]> {
   const to = new Date(Date.parse(payment.to) + WINDOW_MARGIN_MS).toISOString();
-  const [{ entries }, endpoints] = await Promise.all([
-    queryIndexPage(deps.db, deps.config.tableName, {
+  const [{ items: entries }, endpoints] = await Promise.all([
+    queryPage(deps.db, deps.config.tableName, {
+      index: 'gsi1',
       partition: `MERCHANT#${payment.merchantId}#${payment.mode}#EVENTS`,
       newestFirst: false,
       sortKey: { between: [payment.from, `${to}~`] },
@@ -29,7 +30,7 @@ export async function deliveriesOfPayment(
     deps.webhookEndpoints.list(payment.merchantId, payment.mode),
   ]);
   const references = new Set(payment.references);
-  const events = (await batchGetItems(deps.db, deps.config.tableName, entries.map(itemKeyOf)))
+  const events = (await itemsOf(deps.db, deps.config.tableName, entries))
     .map((item) => item.envelope as { id: string; data?: { sessionReference?: string; transactionReference?: string; reference?: string } })
     .filter(({ data = {} }) => [data.sessionReference, data.transactionReference, data.reference].some((r) => r !== undefined && references.has(r)));
   const ids = events.flatMap((event) => endpoints.map((endpoint) => deliveryIdFor(event.id, endpoint.id)));

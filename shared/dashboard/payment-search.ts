@@ -4,13 +4,11 @@
  * checked on the entries read, and reading goes on until the page is full. docs/data-model.md, "Dashboard payments list".
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { matchesFilters, rowOfEntry, type PaymentFilters, type PaymentRow } from './payment-row.ts';
+import { matchesFilters, rowOfEntry, type PaymentFilters, type PaymentRow } from '../domain/payment-row.ts';
 import type { Mode } from '../domain/session-state.ts';
 import { ValidationError } from '../errors.ts';
-import { batchGetItems, itemKeyOf } from '../store/index-queries.ts';
 import { keys } from '../store/keys.ts';
-import { queryEntries, type EntrySource } from '../store/payment-index.ts';
-import { tableDefinition } from '../store/table-definition.ts';
+import { itemsOf, queryPage, sortKeyWithin, type Cursor, type PageQuery } from '../store/query-page.ts';
 
 /** Entries one Query reads when filters remain to check on them. */
 const QUERY_PAGE = 250;
@@ -30,12 +28,14 @@ export interface PaymentQuery {
   now: number;
 }
 
-/** The most selective key for the filters: a last four, else a customerRef, else the merchant's whole list. */
-function sourceOf(q: PaymentQuery): EntrySource {
-  const { gsi1, gsi2 } = tableDefinition;
-  if (q.filters.lastFour) return { indexName: gsi1.name, partitionKey: gsi1.partitionKey, sortKey: gsi1.sortKey, partition: keys.paymentsByLastFour(q.merchantId, q.mode, q.filters.lastFour) };
-  if (q.filters.customerRef) return { indexName: gsi2.name, partitionKey: gsi2.partitionKey, sortKey: gsi2.sortKey, partition: keys.paymentsByCustomer(q.merchantId, q.mode, q.filters.customerRef) };
-  return { partitionKey: tableDefinition.partitionKey, sortKey: tableDefinition.sortKey, partition: keys.paymentsPartition(q.merchantId, q.mode) };
+/**
+ * The most selective key for the filters: a last four, else a customerRef, else the merchant's whole list. The table
+ * is read strongly consistent (a write is listed at once); an index answers keys, which are read from the table.
+ */
+function sourceOf(q: PaymentQuery): Pick<PageQuery, 'index' | 'partition' | 'attributes' | 'consistent'> {
+  if (q.filters.lastFour) return { index: 'gsi1', partition: keys.paymentsByLastFour(q.merchantId, q.mode, q.filters.lastFour), attributes: ['pk', 'sk'] };
+  if (q.filters.customerRef) return { index: 'gsi2', partition: keys.paymentsByCustomer(q.merchantId, q.mode, q.filters.customerRef), attributes: ['pk', 'sk'] };
+  return { partition: keys.paymentsPartition(q.merchantId, q.mode), consistent: true };
 }
 
 /** Whether a filter is left once the source's key has applied its own. */
@@ -53,13 +53,14 @@ export async function searchPayments(table: { db: DynamoDBDocumentClient; tableN
   // Without filters left, every entry of the source is a row: read one more than the page to know if there is more.
   const queryLimit = filtersLeft(q) ? QUERY_PAGE : q.limit + 1;
   const found: { row: PaymentRow; sk: string }[] = [];
-  let startKey: Record<string, unknown> | undefined;
+  let cursor: Cursor | undefined;
   let examined = 0;
   let lastExamined: string | undefined;
   do {
-    const page = await queryEntries(table.db, table.tableName, source, { from: q.from, upper }, { limit: queryLimit, startKey });
+    // BETWEEN includes `upper`: only a cursor's position can be equal to it, and it is skipped below.
+    const page = await queryPage(table.db, table.tableName, { ...source, sortKey: sortKeyWithin(q.from, upper), newestFirst: true, pageSize: queryLimit, cursor });
     // An index answers keys; the entry itself is read from the table, so a stale index entry is checked on the current one.
-    const entries = source.indexName ? await batchGetItems(table.db, table.tableName, page.items.map(itemKeyOf)) : page.items;
+    const entries = source.index ? await itemsOf(table.db, table.tableName, page.items) : page.items;
     for (const entry of entries) {
       const sk = entry.sk as string;
       if (sk === q.after) continue;
@@ -69,12 +70,12 @@ export async function searchPayments(table: { db: DynamoDBDocumentClient; tableN
       if (matchesFilters(row, q.filters)) found.push({ row, sk });
       if (found.length > q.limit) break;
     }
-    startKey = page.lastKey;
-  } while (startKey && found.length <= q.limit && examined < EXAMINE_LIMIT);
+    cursor = page.nextCursor;
+  } while (cursor && found.length <= q.limit && examined < EXAMINE_LIMIT);
 
   if (found.length > q.limit) return { data: found.slice(0, q.limit).map((f) => f.row), after: found[q.limit - 1]!.sk };
   // Read to the end: the last page. Stopped at the examination limit: a shorter page that goes on from where it stopped.
-  return { data: found.map((f) => f.row), after: startKey ? lastExamined! : null };
+  return { data: found.map((f) => f.row), after: cursor ? lastExamined! : null };
 }
 
 /** A list position: the sort key of an entry, `<createdAt>#<reference>`. */

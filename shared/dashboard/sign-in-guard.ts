@@ -1,5 +1,5 @@
 /**
- * The sign-in lockout (shared/dashboard/sign-in-lockout.ts) wherever a password or an MFA code is checked: at sign-in,
+ * The sign-in lockout (shared/domain/sign-in-lockout.ts) wherever a password or an MFA code is checked: at sign-in,
  * at its MFA challenge, and at the security changes that ask for them again, so none of these is a way around the
  * 5-failures-per-15-minutes limit of an email. The attempt is reserved before the check, atomically: of many parallel
  * guesses only the limit's worth are ever checked.
@@ -11,7 +11,7 @@ import { SignInLockedError, SignInRateLimitedError } from './errors.ts';
 import { SIGN_IN_COUNTER, SIGN_IN_RATE } from './sign-in-rate.ts';
 import { isLoopback } from '../http/client-address.ts';
 import { IncorrectMfaCodeError, IncorrectPasswordError } from './mfa-errors.ts';
-import { lockedForMs } from './sign-in-lockout.ts';
+import { lockedForMs } from '../domain/sign-in-lockout.ts';
 
 /**
  * Reserves an attempt of `email` (429 `too_many_sign_in_attempts` when none is left), runs `check`, and gives the

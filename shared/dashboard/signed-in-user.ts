@@ -1,5 +1,5 @@
 import type { AuthContext } from '../auth/authenticator.ts';
-import type { DashboardUser } from './dashboard-user.ts';
+import type { DashboardUser } from '../domain/dashboard-user.ts';
 import { InvalidTokenError } from './errors.ts';
 
 /**

@@ -6,7 +6,7 @@ import type { GatewayId } from '../domain/merchant.ts';
 import { AdminError } from '../admin/errors.ts';
 import type { TestModeRequestStore } from '../store/test-mode-request-store.ts';
 import { ConditionFailedError } from '../store/conditions.ts';
-import type { TestModeRequest } from './test-mode-request.ts';
+import type { TestModeRequest } from '../domain/test-mode-request.ts';
 
 /**
  * Approves (true) or refuses (false) the merchant's pending request for the gateway.

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { adminWhoRemains, type DashboardUser } from './dashboard-user.ts';
+import { adminWhoRemains, type DashboardUser } from '../domain/dashboard-user.ts';
 import { LastAdminError, UsersChangedError } from './errors.ts';
-import type { Role } from './roles.ts';
+import type { Role } from '../domain/roles.ts';
 import type { Deps } from '../deps.ts';
 import { NotFoundError } from '../errors.ts';
 import { ConditionFailedError } from '../store/conditions.ts';

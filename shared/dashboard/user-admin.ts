@@ -7,8 +7,8 @@ import type { TransactItem } from '../store/session-store.ts';
 import type { UserStore } from '../store/user-store.ts';
 import { ConditionFailedError } from '../store/conditions.ts';
 import { ConflictError } from '../errors.ts';
-import { normaliseEmail, type DashboardUser } from './dashboard-user.ts';
-import type { Role } from './roles.ts';
+import { normaliseEmail, type DashboardUser } from '../domain/dashboard-user.ts';
+import type { Role } from '../domain/roles.ts';
 import type { UserDirectory } from './user-directory.ts';
 
 /** The email already has an account (one email, one account); the dashboard says so only for the merchant's own users. */

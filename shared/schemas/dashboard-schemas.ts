@@ -3,8 +3,8 @@
  * internal (left out of the public OpenAPI document), yet held to the same schemas.
  */
 import * as z from 'zod';
-import { AUDIT_ACTIONS } from '../dashboard/audit-entry.ts';
-import { ROLES } from '../dashboard/roles.ts';
+import { AUDIT_ACTIONS } from '../domain/audit-entry.ts';
+import { ROLES } from '../domain/roles.ts';
 import { CURRENCIES, GATEWAY_IDS } from '../domain/merchant.ts';
 import { queryInt } from './common.ts';
 

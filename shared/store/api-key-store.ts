@@ -3,8 +3,8 @@ import type { TransactItem } from './session-store.ts';
 import { createHash } from 'node:crypto';
 import type { Mode } from '../domain/session-state.ts';
 import { conditional, itemDoesNotExist, itemExists } from './conditions.ts';
-import { batchGetItems, itemKeyOf, queryIndexEntries } from './index-queries.ts';
 import { keys } from './keys.ts';
+import { itemsOf, queryAll } from './query-page.ts';
 
 /** secret: sk_, full access. restricted: rk_, read-only. publishable: pk_, browser side. */
 export type KeyKind = 'secret' | 'restricted' | 'publishable';
@@ -112,8 +112,8 @@ export function createApiKeyStore(db: DynamoDBDocumentClient, tableName: string)
       await conditional(() => db.send(new TransactWriteCommand({ TransactItems: items })));
     },
     async listForMerchant(merchantId) {
-      const entries = await queryIndexEntries(db, tableName, { partition: keys.merchantKeys(merchantId, '', '').gsi1pk, newestFirst: false });
-      return (await batchGetItems(db, tableName, entries.map(itemKeyOf))).map(toRecord);
+      const entries = await queryAll(db, tableName, { index: 'gsi1', partition: keys.merchantKeys(merchantId, '', '').gsi1pk, newestFirst: false });
+      return (await itemsOf(db, tableName, entries)).map(toRecord);
     },
   };
 }

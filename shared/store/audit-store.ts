@@ -1,6 +1,7 @@
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AuditEntry } from '../dashboard/audit-entry.ts';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AuditEntry } from '../domain/audit-entry.ts';
 import { keys } from './keys.ts';
+import { queryPage } from './query-page.ts';
 import type { TransactItem } from './session-store.ts';
 
 /**
@@ -36,18 +37,9 @@ export function createAuditStore(db: DynamoDBDocumentClient, tableName: string):
       await db.send(new PutCommand({ TableName: tableName, Item: item(entry) }));
     },
     async list(merchantId, { limit, cursor }) {
-      const page = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'pk = :p',
-          ExpressionAttributeValues: { ':p': keys.auditPartition(merchantId) },
-          ScanIndexForward: false,
-          Limit: limit,
-          ...(cursor && { ExclusiveStartKey: { pk: keys.auditPartition(merchantId), sk: cursor } }),
-        }),
-      );
-      const entries = (page.Items ?? []).map(toEntry);
-      return { entries, nextCursor: page.LastEvaluatedKey ? (page.LastEvaluatedKey.sk as string) : null };
+      const partition = keys.auditPartition(merchantId);
+      const page = await queryPage(db, tableName, { partition, newestFirst: true, pageSize: limit, cursor: cursor ? { pk: partition, sk: cursor } : undefined });
+      return { entries: page.items.map(toEntry), nextCursor: page.nextCursor ? (page.nextCursor.sk as string) : null };
     },
   };
 }

@@ -4,9 +4,10 @@ import type { GatewayId } from '../domain/merchant.ts';
 import type { Mode } from '../domain/session-state.ts';
 import type { StoredCard } from '../domain/stored-card.ts';
 import { conditional, itemDoesNotExist } from './conditions.ts';
-import { batchGetItems, itemKeyOf, queryIndexEntries } from './index-queries.ts';
+import { itemMapper } from './item-mapper.ts';
 import { keys } from './keys.ts';
 import { outboxPut } from './outbox.ts';
+import { itemsOf, queryAll, type Item } from './query-page.ts';
 import type { TransactItem } from './session-store.ts';
 
 /** The fields of a stored card that test fixtures write directly (test/support/direct-writes.ts); the vault writes StoredCard. */
@@ -57,32 +58,25 @@ export interface CardStore {
   verificationsEndingBetween(from: string, to: string): Promise<string[]>;
 }
 
-const NOT_IN_DOMAIN = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'type'] as const;
-
-function toCard(item: Record<string, unknown>): StoredCard {
-  const copy: Record<string, unknown> = { authNoticesSent: [], version: 1, ...item };
-  for (const attribute of NOT_IN_DOMAIN) delete copy[attribute];
-  return copy as unknown as StoredCard;
-}
+/** A card's item: its key and its entry in the merchant's list (gsi1). Cards stored before notices and versions have none. */
+export const cardItems = itemMapper({
+  type: 'card',
+  keys: (card: StoredCard) => ({ ...keys.card(card.svcToken), ...keys.merchantCards(card.merchantId, card.mode, card.createdAt, card.svcToken) }),
+  defaults: { authNoticesSent: [], version: 1 },
+});
 
 export function createCardStore(db: DynamoDBDocumentClient, tableName: string): CardStore {
-  const item = (card: StoredCard) => ({
-    ...keys.card(card.svcToken),
-    ...keys.merchantCards(card.merchantId, card.mode, card.createdAt, card.svcToken),
-    type: 'card',
-    ...card,
-  });
 
-  const readAll = async (merchantId: string, mode: Mode, keep: (entry: Record<string, unknown>) => boolean): Promise<StoredCard[]> => {
+  const readAll = async (merchantId: string, mode: Mode, keep: (entry: Item) => boolean): Promise<StoredCard[]> => {
     // The index projects status: deleted cards are left out before their items are read.
-    const entries = await queryIndexEntries(db, tableName, { partition: keys.merchantCardsPartition(merchantId, mode), newestFirst: true }, keep);
-    return (await batchGetItems(db, tableName, entries.map(itemKeyOf))).map(toCard);
+    const entries = await queryAll(db, tableName, { index: 'gsi1', partition: keys.merchantCardsPartition(merchantId, mode), newestFirst: true }, keep);
+    return (await itemsOf(db, tableName, entries)).map(cardItems.fromItem);
   };
 
   return {
     async get(svcToken) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.card(svcToken), ConsistentRead: true }));
-      return Item ? toCard(Item) : null;
+      return Item ? cardItems.fromItem(Item) : null;
     },
 
     async findMatch(merchantId, mode, fingerprint, customerRef) {
@@ -102,14 +96,14 @@ export function createCardStore(db: DynamoDBDocumentClient, tableName: string): 
             : { ConditionExpression: itemDoesNotExist }),
         },
       };
-      return [match, { Put: { TableName: tableName, Item: item(card), ConditionExpression: itemDoesNotExist } }];
+      return [match, { Put: { TableName: tableName, Item: cardItems.toItem(card), ConditionExpression: itemDoesNotExist } }];
     },
 
     updateItem(card, expectedVersion) {
       return {
         Put: {
           TableName: tableName,
-          Item: item(card),
+          Item: cardItems.toItem(card),
           ConditionExpression: 'version = :expected',
           ExpressionAttributeValues: { ':expected': expectedVersion },
         },
@@ -137,7 +131,7 @@ export function createCardStore(db: DynamoDBDocumentClient, tableName: string): 
     },
 
     async verificationsEndingBetween(from, to) {
-      const entries = await queryIndexEntries(db, tableName, { partition: keys.cardVerifications('', '').gsi1pk, newestFirst: false, sortKey: { between: [from, to] } });
+      const entries = await queryAll(db, tableName, { index: 'gsi1', partition: keys.cardVerifications('', '').gsi1pk, newestFirst: false, sortKey: { between: [from, to] } });
       return entries.map((entry) => (entry.pk as string).slice('CARD_VERIFICATION#'.length));
     },
   };

@@ -1,6 +1,16 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { DashboardSession } from '../dashboard/dashboard-sessions.ts';
 import { keys } from './keys.ts';
+
+/** A signed-in dashboard session as stored; its rules (idle timeout, MFA) are shared/dashboard/dashboard-sessions.ts. */
+export interface DashboardSession {
+  userId: string;
+  /** The sign-in answered an authenticator app's code, or the session enrolled one. */
+  mfa: boolean;
+  /** Epoch ms of the last call that was recorded. */
+  lastSeenAt: number;
+  /** Epoch ms the token itself expires (the session item's TTL). */
+  expiresAt: number;
+}
 
 /** Dashboard sessions (shared/dashboard/dashboard-sessions.ts) by the SHA-256 of their token; each expires with it (TTL). */
 export interface DashboardSessionStore {

@@ -1,9 +1,10 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import type { Merchant } from '../domain/merchant.ts';
 import { normaliseBranding, type BrandingInput, type LogoContentType, type MerchantLogo } from '../domain/merchant-branding.ts';
 import { ConditionFailedError, conditional, itemDoesNotExist, itemExists } from './conditions.ts';
 import { keys } from './keys.ts';
+import { queryAll } from './query-page.ts';
 import type { TransactItem } from './session-store.ts';
 
 /** Merchants: configuration read on every authenticated request (through a cache), written by the admin CLI. */
@@ -198,15 +199,8 @@ export function createMerchantStore(db: DynamoDBDocumentClient, tableName: strin
       return (Item?.ciphertext as string | undefined) ?? null;
     },
     async credentialsLoadedAt(merchantId) {
-      const { Items = [] } = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :credentials)',
-          ExpressionAttributeValues: { ':pk': `MERCHANT#${merchantId}`, ':credentials': 'CREDENTIALS#' },
-          ProjectionExpression: 'sk, loadedAt',
-        }),
-      );
-      return Object.fromEntries(Items.flatMap((item) => (typeof item.loadedAt === 'string' ? [[(item.sk as string).slice('CREDENTIALS#'.length), item.loadedAt]] : [])));
+      const items = await queryAll(db, tableName, { partition: keys.merchant(merchantId).pk, sortKey: { beginsWith: 'CREDENTIALS#' }, newestFirst: false, attributes: ['sk', 'loadedAt'] });
+      return Object.fromEntries(items.flatMap((item) => (typeof item.loadedAt === 'string' ? [[(item.sk as string).slice('CREDENTIALS#'.length), item.loadedAt]] : [])));
     },
   };
 }

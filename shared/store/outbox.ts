@@ -1,8 +1,8 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventEnvelope } from '../domain/events.ts';
 import { itemDoesNotExist } from './conditions.ts';
-import { batchGetItems, itemKeyOf, queryIndexPage } from './index-queries.ts';
 import { keys } from './keys.ts';
+import { itemsOf, queryPage } from './query-page.ts';
 
 /** Outbox records are kept 30 days: long enough to redeliver, short enough not to grow forever. */
 export const EVENT_RETENTION_SECONDS = 30 * 24 * 3600;
@@ -52,8 +52,8 @@ export function createOutboxReader(db: DynamoDBDocumentClient, tableName: string
     },
     async listForMerchant(merchantId, mode, limit = 100) {
       // One Query page only: `limit` caps the answer, it does not page through the partition.
-      const { entries } = await queryIndexPage(db, tableName, { partition: `MERCHANT#${merchantId}#${mode}#EVENTS`, newestFirst: true, pageSize: limit });
-      return (await batchGetItems(db, tableName, entries.map(itemKeyOf))).map(toStored);
+      const { items: entries } = await queryPage(db, tableName, { index: 'gsi1', partition: `MERCHANT#${merchantId}#${mode}#EVENTS`, newestFirst: true, pageSize: limit });
+      return (await itemsOf(db, tableName, entries)).map(toStored);
     },
   };
 }

@@ -3,8 +3,8 @@
  * server-to-server charge), written in the same TransactWriteItems as the session or charge it describes, so the
  * list never misses nor contradicts a write. Keys and reads: docs/data-model.md, "Dashboard payments list".
  */
-import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { chargeRow, sessionRow, type PaymentRow } from '../dashboard/payment-row.ts';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { chargeRow, sessionRow, type PaymentRow } from '../domain/payment-row.ts';
 import type { Session } from '../domain/session.ts';
 import type { Transaction } from '../domain/transaction.ts';
 import { ConditionFailedError, conditional } from './conditions.ts';
@@ -87,46 +87,4 @@ export async function backfillEntry(db: DynamoDBDocumentClient, tableName: strin
     if (error instanceof ConditionFailedError) return false;
     throw error;
   }
-}
-
-/** Where a list reads from: the merchant's entries, or one of the sparse indexes for an exact last four or customer. */
-export interface EntrySource {
-  indexName?: string;
-  partitionKey: string;
-  sortKey: string;
-  partition: string;
-}
-
-/**
- * One Query of a source, newest first, within `[from, upper)` on the sort key. The table is read strongly
- * consistent (a write is listed at once); an index answers keys, which the caller reads from the table.
- */
-export async function queryEntries(
-  db: DynamoDBDocumentClient,
-  tableName: string,
-  source: EntrySource,
-  range: { from?: string; upper?: string },
-  page: { limit: number; startKey?: Record<string, unknown> },
-): Promise<{ items: Record<string, unknown>[]; lastKey?: Record<string, unknown> }> {
-  const values: Record<string, unknown> = { ':p': source.partition };
-  let condition = '#pk = :p';
-  if (range.from !== undefined) values[':from'] = range.from;
-  if (range.upper !== undefined) values[':upper'] = range.upper;
-  // BETWEEN includes its upper bound; the caller drops an entry equal to it (only a cursor's position can be).
-  if (range.from !== undefined && range.upper !== undefined) condition += ' AND #sk BETWEEN :from AND :upper';
-  else if (range.from !== undefined) condition += ' AND #sk >= :from';
-  else if (range.upper !== undefined) condition += ' AND #sk < :upper';
-  const result = await db.send(
-    new QueryCommand({
-      TableName: tableName,
-      ...(source.indexName ? { IndexName: source.indexName, ProjectionExpression: 'pk, sk' } : { ConsistentRead: true }),
-      KeyConditionExpression: condition,
-      ExpressionAttributeNames: { '#pk': source.partitionKey, ...(condition.includes('#sk') && { '#sk': source.sortKey }) },
-      ExpressionAttributeValues: values,
-      ScanIndexForward: false,
-      Limit: page.limit,
-      ExclusiveStartKey: page.startKey,
-    }),
-  );
-  return { items: result.Items ?? [], lastKey: result.LastEvaluatedKey };
 }

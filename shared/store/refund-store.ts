@@ -1,9 +1,11 @@
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterRefund, refundedMinor, type Refund } from '../domain/refund.ts';
 import type { TraceEntry, Transaction } from '../domain/transaction.ts';
 import { itemDoesNotExist } from './conditions.ts';
+import { itemMapper } from './item-mapper.ts';
 import { keys } from './keys.ts';
 import { chargeEntryItem } from './payment-index.ts';
+import { queryAll } from './query-page.ts';
 import type { TransactItem } from './session-store.ts';
 
 /**
@@ -32,13 +34,8 @@ export interface RefundStore {
   settleItems(after: Refund, transaction: Transaction, entries: TraceEntry[]): TransactItem[];
 }
 
-const NOT_IN_DOMAIN = ['pk', 'sk', 'type'] as const;
-
-function toRefund(item: Record<string, unknown>): Refund {
-  const copy: Record<string, unknown> = { ...item };
-  for (const attribute of NOT_IN_DOMAIN) delete copy[attribute];
-  return copy as unknown as Refund;
-}
+/** A refund's item, in its transaction's partition. */
+export const refundItems = itemMapper({ type: 'refund', keys: (refund: Refund) => keys.refund(refund.transactionReference, refund.reference) });
 
 /** Named condition fragments on the transaction item. */
 const isApproved = '#status = :approved';
@@ -47,7 +44,7 @@ const refundedStill = (before: number) => (before === 0 ? '(attribute_not_exists
 const refundStillPending = '#status = :pending';
 
 export function createRefundStore(db: DynamoDBDocumentClient, tableName: string): RefundStore {
-  const put = (refund: Refund) => ({ TableName: tableName, Item: { ...keys.refund(refund.transactionReference, refund.reference), type: 'refund', ...refund } });
+  const put = (refund: Refund) => ({ TableName: tableName, Item: refundItems.toItem(refund) });
   const transactionUpdate = (t: Transaction, set: string | null, condition: string | undefined, names: Record<string, string>, values: Record<string, unknown>, entries: TraceEntry[]): TransactItem => ({
     Update: {
       TableName: tableName,
@@ -62,26 +59,12 @@ export function createRefundStore(db: DynamoDBDocumentClient, tableName: string)
   return {
     async get(transactionReference, reference) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.refund(transactionReference, reference) }));
-      return Item ? toRefund(Item) : null;
+      return Item ? refundItems.fromItem(Item) : null;
     },
 
     async list(transactionReference) {
-      const refunds: Refund[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const page = await db.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': keys.refundsPartition(transactionReference) },
-            ConsistentRead: true,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        refunds.push(...(page.Items ?? []).map(toRefund));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey);
-      return refunds.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.reference < b.reference ? -1 : 1));
+      const items = await queryAll(db, tableName, { partition: keys.refundsPartition(transactionReference), newestFirst: false, consistent: true });
+      return items.map(refundItems.fromItem).sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.reference < b.reference ? -1 : 1));
     },
 
     reserveItems(transaction, refund, entry) {

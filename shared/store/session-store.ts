@@ -3,10 +3,11 @@ import type { EventEnvelope } from '../domain/events.ts';
 import type { Session } from '../domain/session.ts';
 import { effectiveState, type ClosedReason, type Mode, type SessionStatus } from '../domain/session-state.ts';
 import { conditional, itemDoesNotExist } from './conditions.ts';
-import { batchGetItems, itemKeyOf, queryIndexEntries } from './index-queries.ts';
+import { itemMapper } from './item-mapper.ts';
 import { keys } from './keys.ts';
 import { outboxPut } from './outbox.ts';
 import { sessionEntryItem } from './payment-index.ts';
+import { itemsOf, queryAll } from './query-page.ts';
 
 /** An item of a TransactWriteItems call that another module adds to ours (idempotency result, outbox event). */
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
@@ -27,25 +28,16 @@ export interface SessionStore {
   list(merchantId: string, mode: Mode, query: SessionListQuery): Promise<{ items: Session[]; total: number }>;
 }
 
-const SESSION_ATTRIBUTES_NOT_IN_DOMAIN = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'type'] as const;
-
-function toSession(item: Record<string, unknown>): Session {
-  const copy: Record<string, unknown> = { ...item };
-  for (const attribute of SESSION_ATTRIBUTES_NOT_IN_DOMAIN) delete copy[attribute];
-  return copy as unknown as Session;
-}
+/** A session's item: its key and its entry in the merchant's list (gsi1). */
+export const sessionItems = itemMapper({
+  type: 'session',
+  keys: (s: Session) => ({ ...keys.session(s.reference), ...keys.merchantSessions(s.merchantId, s.mode, s.createdAt, s.reference) }),
+});
 
 export function createSessionStore(db: DynamoDBDocumentClient, tableName: string): SessionStore {
-  const item = (s: Session) => ({
-    ...keys.session(s.reference),
-    ...keys.merchantSessions(s.merchantId, s.mode, s.createdAt, s.reference),
-    type: 'session',
-    ...s,
-  });
-
   return {
     async create(session, alsoWrite = []) {
-      const put = { TableName: tableName, Item: item(session), ConditionExpression: itemDoesNotExist };
+      const put = { TableName: tableName, Item: sessionItems.toItem(session), ConditionExpression: itemDoesNotExist };
       // The payments list's entry is written with the session, so the list shows it as soon as it exists; it goes
       // last, so the caller's items keep their indexes (1, 2, ...) in a cancelled transaction's reasons.
       const items = [{ Put: put }, ...alsoWrite, sessionEntryItem(tableName, session)];
@@ -55,7 +47,7 @@ export function createSessionStore(db: DynamoDBDocumentClient, tableName: string
     async get(reference) {
       // Strongly consistent: a merchant reads back what it just created, and decisions start from the latest version.
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.session(reference), ConsistentRead: true }));
-      return Item ? toSession(Item) : null;
+      return Item ? sessionItems.fromItem(Item) : null;
     },
 
     async close(session, reason, closedAt, event) {
@@ -95,7 +87,7 @@ export function createSessionStore(db: DynamoDBDocumentClient, tableName: string
       // Without a filter the keys are all it needs of each entry.
       const attributes = query.status ? ['pk', 'sk', 'status', 'expiresAt'] : ['pk', 'sk'];
       const partition = keys.merchantSessionsPartition(merchantId, mode);
-      const matching = await queryIndexEntries(db, tableName, { partition, newestFirst: true, attributes }, (entry) => {
+      const matching = await queryAll(db, tableName, { index: 'gsi1', partition, newestFirst: true, attributes }, (entry) => {
         if (!query.status) return true;
         const shown = effectiveState(
           {
@@ -113,8 +105,8 @@ export function createSessionStore(db: DynamoDBDocumentClient, tableName: string
 
       const pageEntries = matching.slice((query.page - 1) * query.pageSize, query.page * query.pageSize);
       if (pageEntries.length === 0) return { items: [], total: matching.length };
-      const items = await batchGetItems(db, tableName, pageEntries.map(itemKeyOf));
-      return { items: items.map(toSession), total: matching.length };
+      const items = await itemsOf(db, tableName, pageEntries);
+      return { items: items.map(sessionItems.fromItem), total: matching.length };
     },
   };
 }

@@ -1,8 +1,8 @@
-import { QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { TestModeRequest } from '../dashboard/test-mode-request.ts';
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { TestModeRequest } from '../domain/test-mode-request.ts';
 import { conditional, itemExists } from './conditions.ts';
-import { batchGetItems, itemKeyOf, queryIndexEntries } from './index-queries.ts';
 import { keys } from './keys.ts';
+import { itemsOf, queryAll } from './query-page.ts';
 import type { TransactItem } from './session-store.ts';
 
 /**
@@ -39,18 +39,12 @@ export function createTestModeRequestStore(db: DynamoDBDocumentClient, tableName
       await conditional(() => db.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: tableName, Item } }, ...alsoWrite] })));
     },
     async listForMerchant(merchantId) {
-      const { Items = [] } = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
-          ExpressionAttributeValues: { ':p': keys.merchant(merchantId).pk, ':s': 'TEST_MODE_REQUEST#' },
-        }),
-      );
-      return Items.map(toRequest);
+      const items = await queryAll(db, tableName, { partition: keys.merchant(merchantId).pk, sortKey: { beginsWith: 'TEST_MODE_REQUEST#' }, newestFirst: false });
+      return items.map(toRequest);
     },
     async listPending() {
-      const entries = await queryIndexEntries(db, tableName, { partition: 'TEST_MODE_REQUESTS', newestFirst: false });
-      return (await batchGetItems(db, tableName, entries.map(itemKeyOf))).map(toRequest);
+      const entries = await queryAll(db, tableName, { index: 'gsi1', partition: 'TEST_MODE_REQUESTS', newestFirst: false });
+      return (await itemsOf(db, tableName, entries)).map(toRequest);
     },
     async decide(request, approved, now) {
       const status = approved ? 'approved' : 'refused';

@@ -2,8 +2,9 @@ import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../domain/session-state.ts';
 import type { Transaction, TransactionStatus } from '../domain/transaction.ts';
 import { itemDoesNotExist } from './conditions.ts';
-import { batchGetItems, itemKeyOf, queryIndexEntries, type SortKeyCondition } from './index-queries.ts';
+import { itemMapper } from './item-mapper.ts';
 import { keys } from './keys.ts';
+import { batchGetItems, itemsOf, queryAll, sortKeyWithin } from './query-page.ts';
 import type { TransactItem } from './session-store.ts';
 
 export interface TransactionQuery {
@@ -28,13 +29,11 @@ export interface TransactionStore {
   putItem(transaction: Transaction, options?: { isNew?: boolean; replacing?: Transaction }): TransactItem;
 }
 
-const NOT_IN_DOMAIN = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'type'] as const;
-
-function toTransaction(item: Record<string, unknown>): Transaction {
-  const copy: Record<string, unknown> = { ...item };
-  for (const attribute of NOT_IN_DOMAIN) delete copy[attribute];
-  return copy as unknown as Transaction;
-}
+/** A transaction's item: its key and its entry in the merchant's list (gsi1). */
+export const transactionItems = itemMapper({
+  type: 'transaction',
+  keys: (t: Transaction) => ({ ...keys.transaction(t.reference), ...keys.merchantTransactions(t.merchantId, t.mode, t.createdAt, t.reference) }),
+});
 
 const inRange = (createdAt: string, query: TransactionQuery) =>
   (!query.from || createdAt >= query.from) && (!query.to || createdAt < query.to);
@@ -42,12 +41,10 @@ const inRange = (createdAt: string, query: TransactionQuery) =>
 export function createTransactionStore(db: DynamoDBDocumentClient, tableName: string): TransactionStore {
   /** Index entries of the merchant's transactions in the date range and status, newest first. */
   const matchingEntries = (merchantId: string, mode: Mode, query: TransactionQuery) => {
-    const sortKey: SortKeyCondition | undefined =
-      query.from && query.to ? { between: [query.from, query.to] } : query.from ? { atLeast: query.from } : query.to ? { below: query.to } : undefined;
-    return queryIndexEntries(
+    return queryAll(
       db,
       tableName,
-      { partition: keys.merchantTransactionsPartition(merchantId, mode), newestFirst: true, sortKey },
+      { index: 'gsi1', partition: keys.merchantTransactionsPartition(merchantId, mode), newestFirst: true, sortKey: sortKeyWithin(query.from, query.to) },
       // gsi1sk is createdAt#reference: BETWEEN includes `to` itself, which the range excludes.
       (entry) => inRange(String(entry.gsi1sk).split('#')[0]!, query) && (!query.status || entry.status === query.status),
     );
@@ -56,14 +53,14 @@ export function createTransactionStore(db: DynamoDBDocumentClient, tableName: st
   return {
     async get(reference) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.transaction(reference) }));
-      return Item ? toTransaction(Item) : null;
+      return Item ? transactionItems.fromItem(Item) : null;
     },
 
     async list(merchantId, mode, query, page) {
       if (query.references) {
         // A session's attempts are few: read them all and filter here.
         const all = (await batchGetItems(db, tableName, query.references.map((r) => keys.transaction(r))))
-          .map(toTransaction)
+          .map(transactionItems.fromItem)
           .filter((t) => t.merchantId === merchantId && t.mode === mode && inRange(t.createdAt, query) && (!query.status || t.status === query.status))
           .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
         const slice = page ? all.slice((page.page - 1) * page.pageSize, page.page * page.pageSize) : all;
@@ -71,8 +68,8 @@ export function createTransactionStore(db: DynamoDBDocumentClient, tableName: st
       }
       const matching = await matchingEntries(merchantId, mode, query);
       const pageEntries = page ? matching.slice((page.page - 1) * page.pageSize, page.page * page.pageSize) : matching;
-      const items = await batchGetItems(db, tableName, pageEntries.map(itemKeyOf));
-      return { items: items.map(toTransaction), total: matching.length };
+      const items = await itemsOf(db, tableName, pageEntries);
+      return { items: items.map(transactionItems.fromItem), total: matching.length };
     },
 
     putItem(transaction, { isNew = false, replacing } = {}) {
@@ -84,12 +81,7 @@ export function createTransactionStore(db: DynamoDBDocumentClient, tableName: st
       return {
         Put: {
           TableName: tableName,
-          Item: {
-            ...keys.transaction(transaction.reference),
-            ...keys.merchantTransactions(transaction.merchantId, transaction.mode, transaction.createdAt, transaction.reference),
-            type: 'transaction',
-            ...transaction,
-          },
+          Item: transactionItems.toItem(transaction),
           ...(isNew ? { ConditionExpression: itemDoesNotExist } : unchanged),
         },
       };

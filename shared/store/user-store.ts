@@ -1,12 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
-import type { DashboardUser } from '../dashboard/dashboard-user.ts';
-import type { Role } from '../dashboard/roles.ts';
-import { attemptsLeft, LOCKOUT_WINDOW_MS, lockoutWindow, type RecentFailures } from '../dashboard/sign-in-lockout.ts';
+import type { DashboardUser } from '../domain/dashboard-user.ts';
+import type { Role } from '../domain/roles.ts';
+import { attemptsLeft, LOCKOUT_WINDOW_MS, lockoutWindow, type RecentFailures } from '../domain/sign-in-lockout.ts';
 import { conditional, itemDoesNotExist, itemExists } from './conditions.ts';
-import { batchGetItems, itemKeyOf, queryIndexEntries } from './index-queries.ts';
 import { keys } from './keys.ts';
+import { itemsOf, queryAll } from './query-page.ts';
 import type { TransactItem } from './session-store.ts';
 
 /**
@@ -67,8 +67,8 @@ export function createUserStore(db: DynamoDBDocumentClient, tableName: string): 
       return Item ? store.get(Item.userId as string) : null;
     },
     async listForMerchant(merchantId) {
-      const entries = await queryIndexEntries(db, tableName, { partition: keys.merchantUsers(merchantId, '', '').gsi1pk, newestFirst: false });
-      return (await batchGetItems(db, tableName, entries.map(itemKeyOf))).map(toUser);
+      const entries = await queryAll(db, tableName, { index: 'gsi1', partition: keys.merchantUsers(merchantId, '', '').gsi1pk, newestFirst: false });
+      return (await itemsOf(db, tableName, entries)).map(toUser);
     },
     async create(user, alsoWrite = [], { claimEmail = true } = {}) {
       await conditional(() =>

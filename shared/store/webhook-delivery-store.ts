@@ -3,9 +3,10 @@ import type { EventEnvelope } from '../domain/events.ts';
 import type { Mode } from '../domain/session-state.ts';
 import type { DeliveryState, WebhookDelivery } from '../webhooks/delivery.ts';
 import { ConditionFailedError, conditional, itemDoesNotExist, itemExists } from './conditions.ts';
-import { batchGetItems, itemKeyOf, queryIndexPage } from './index-queries.ts';
+import { itemMapper } from './item-mapper.ts';
 import { keys } from './keys.ts';
 import { outboxPut } from './outbox.ts';
+import { itemsOf, queryPage, type Cursor } from './query-page.ts';
 
 export interface DeliveryListQuery {
   endpointId?: string;
@@ -34,28 +35,21 @@ export interface WebhookDeliveryStore {
   deleteUnsent(deliveryId: string): Promise<void>;
 }
 
-const NOT_IN_DOMAIN = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'type'] as const;
 /** Deliveries are read from the index in chunks of this size, then filtered. */
 const LIST_CHUNK = 50;
 
-function toDelivery(item: Record<string, unknown>): WebhookDelivery {
-  const copy: Record<string, unknown> = { ...item };
-  for (const attribute of NOT_IN_DOMAIN) delete copy[attribute];
-  return copy as unknown as WebhookDelivery;
-}
+/** A delivery's item: its key and its entry in the merchant's delivery log (gsi1). */
+export const webhookDeliveryItems = itemMapper({
+  type: 'webhook_delivery',
+  keys: (d: WebhookDelivery) => ({ ...keys.webhookDelivery(d.id), ...keys.merchantWebhookDeliveries(d.merchantId, d.mode, d.createdAt, d.id) }),
+});
 
 export function createWebhookDeliveryStore(db: DynamoDBDocumentClient, tableName: string): WebhookDeliveryStore {
-  const item = (d: WebhookDelivery) => ({
-    ...keys.webhookDelivery(d.id),
-    ...keys.merchantWebhookDeliveries(d.merchantId, d.mode, d.createdAt, d.id),
-    type: 'webhook_delivery',
-    ...d,
-  });
 
   return {
     async createIfAbsent(delivery) {
       try {
-        await conditional(() => db.send(new PutCommand({ TableName: tableName, Item: item(delivery), ConditionExpression: itemDoesNotExist })));
+        await conditional(() => db.send(new PutCommand({ TableName: tableName, Item: webhookDeliveryItems.toItem(delivery), ConditionExpression: itemDoesNotExist })));
         return true;
       } catch (error) {
         if (error instanceof ConditionFailedError) return false;
@@ -67,37 +61,37 @@ export function createWebhookDeliveryStore(db: DynamoDBDocumentClient, tableName
       const event = outboxPut(tableName, delivery.merchantId, envelope);
       const targeted = { Put: { ...event.Put, Item: { ...event.Put.Item, targetEndpointId: delivery.endpointId } } };
       await conditional(() =>
-        db.send(new TransactWriteCommand({ TransactItems: [targeted, { Put: { TableName: tableName, Item: item(delivery), ConditionExpression: itemDoesNotExist } }] })),
+        db.send(new TransactWriteCommand({ TransactItems: [targeted, { Put: { TableName: tableName, Item: webhookDeliveryItems.toItem(delivery), ConditionExpression: itemDoesNotExist } }] })),
       );
     },
 
     async get(deliveryId) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.webhookDelivery(deliveryId) }));
-      return Item ? toDelivery(Item) : null;
+      return Item ? webhookDeliveryItems.fromItem(Item) : null;
     },
 
     async list(merchantId, mode, query) {
       const partition = keys.merchantWebhookDeliveries(merchantId, mode, '', '').gsi1pk;
-      let startKey: Record<string, unknown> | undefined;
+      let cursor: Cursor | undefined;
       if (query.startingAfter) {
         const last = await this.get(query.startingAfter);
         if (last && last.merchantId === merchantId && last.mode === mode) {
-          startKey = { ...keys.webhookDelivery(last.id), ...keys.merchantWebhookDeliveries(merchantId, mode, last.createdAt, last.id) };
+          cursor = { ...keys.webhookDelivery(last.id), ...keys.merchantWebhookDeliveries(merchantId, mode, last.createdAt, last.id) };
         }
       }
       // The index holds keys only; filters apply to the full items, read a chunk at a time until the page is full.
       const items: WebhookDelivery[] = [];
       do {
-        const page = await queryIndexPage(db, tableName, { partition, newestFirst: true, pageSize: LIST_CHUNK, startKey });
-        for (const d of (await batchGetItems(db, tableName, page.entries.map(itemKeyOf))).map(toDelivery)) {
+        const page = await queryPage(db, tableName, { index: 'gsi1', partition, newestFirst: true, pageSize: LIST_CHUNK, cursor });
+        for (const d of (await itemsOf(db, tableName, page.items)).map(webhookDeliveryItems.fromItem)) {
           if (query.endpointId && d.endpointId !== query.endpointId) continue;
           if (query.eventId && d.eventId !== query.eventId) continue;
           if (query.state && d.state !== query.state) continue;
           items.push(d);
           if (items.length > query.limit) return { items: items.slice(0, query.limit), hasMore: true };
         }
-        startKey = page.lastKey;
-      } while (startKey);
+        cursor = page.nextCursor;
+      } while (cursor);
       return { items, hasMore: false };
     },
 
@@ -106,7 +100,7 @@ export function createWebhookDeliveryStore(db: DynamoDBDocumentClient, tableName
         db.send(
           new PutCommand({
             TableName: tableName,
-            Item: item(delivery),
+            Item: webhookDeliveryItems.toItem(delivery),
             ConditionExpression: `${itemExists} AND version = :expected`,
             ExpressionAttributeValues: { ':expected': expectedVersion },
           }),

@@ -1,10 +1,10 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../domain/session-state.ts';
 import type { WebhookEndpoint } from '../webhooks/endpoint.ts';
 import { conditional, itemDoesNotExist, itemExists } from './conditions.ts';
-import { batchGetItems, itemKeyOf, queryIndexEntries } from './index-queries.ts';
+import { itemMapper } from './item-mapper.ts';
 import { keys } from './keys.ts';
-import { tableDefinition } from './table-definition.ts';
+import { countItems, itemsOf, queryAll } from './query-page.ts';
 
 /** Webhook endpoints of a merchant and mode; the ciphertexts are stored as they come, never decrypted here. */
 export interface WebhookEndpointStore {
@@ -19,51 +19,34 @@ export interface WebhookEndpointStore {
   delete(endpointId: string): Promise<void>;
 }
 
-const NOT_IN_DOMAIN = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'type'] as const;
-
-function toEndpoint(item: Record<string, unknown>): WebhookEndpoint {
-  const copy: Record<string, unknown> = { ...item };
-  for (const attribute of NOT_IN_DOMAIN) delete copy[attribute];
-  return copy as unknown as WebhookEndpoint;
-}
+/** An endpoint's item: its key and its entry in the merchant's list (gsi1). */
+export const webhookEndpointItems = itemMapper({
+  type: 'webhook_endpoint',
+  keys: (e: WebhookEndpoint) => ({ ...keys.webhookEndpoint(e.id), ...keys.merchantWebhookEndpoints(e.merchantId, e.mode, e.createdAt, e.id) }),
+});
 
 export function createWebhookEndpointStore(db: DynamoDBDocumentClient, tableName: string): WebhookEndpointStore {
-  const item = (e: WebhookEndpoint) => ({
-    ...keys.webhookEndpoint(e.id),
-    ...keys.merchantWebhookEndpoints(e.merchantId, e.mode, e.createdAt, e.id),
-    type: 'webhook_endpoint',
-    ...e,
-  });
   return {
     async create(endpoint) {
-      await conditional(() => db.send(new PutCommand({ TableName: tableName, Item: item(endpoint), ConditionExpression: itemDoesNotExist })));
+      await conditional(() => db.send(new PutCommand({ TableName: tableName, Item: webhookEndpointItems.toItem(endpoint), ConditionExpression: itemDoesNotExist })));
     },
     async get(endpointId) {
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.webhookEndpoint(endpointId) }));
-      return Item ? toEndpoint(Item) : null;
+      return Item ? webhookEndpointItems.fromItem(Item) : null;
     },
     async count(merchantId, mode) {
-      const { Count } = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: tableDefinition.gsi1.name,
-          KeyConditionExpression: 'gsi1pk = :p',
-          ExpressionAttributeValues: { ':p': keys.merchantWebhookEndpoints(merchantId, mode, '', '').gsi1pk },
-          Select: 'COUNT',
-        }),
-      );
-      return Count ?? 0;
+      return countItems(db, tableName, { index: 'gsi1', partition: keys.merchantWebhookEndpoints(merchantId, mode, '', '').gsi1pk, newestFirst: false });
     },
     async list(merchantId, mode) {
-      const entries = await queryIndexEntries(db, tableName, { partition: keys.merchantWebhookEndpoints(merchantId, mode, '', '').gsi1pk, newestFirst: false });
-      return (await batchGetItems(db, tableName, entries.map(itemKeyOf))).map(toEndpoint);
+      const entries = await queryAll(db, tableName, { index: 'gsi1', partition: keys.merchantWebhookEndpoints(merchantId, mode, '', '').gsi1pk, newestFirst: false });
+      return (await itemsOf(db, tableName, entries)).map(webhookEndpointItems.fromItem);
     },
     async save(endpoint, expectedVersion) {
       await conditional(() =>
         db.send(
           new PutCommand({
             TableName: tableName,
-            Item: item(endpoint),
+            Item: webhookEndpointItems.toItem(endpoint),
             ConditionExpression: `${itemExists} AND version = :expected`,
             ExpressionAttributeValues: { ':expected': expectedVersion },
           }),

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
 import { openSession } from '../support/checkout.ts';
-import type { Role } from '../../shared/dashboard/roles.ts';
+import type { Role } from '../../shared/domain/roles.ts';
 import {
   BROWSER_TEST_TIMEOUT,
   checkoutPayment,

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { searchPayments, type PaymentQuery } from '../../shared/dashboard/payment-search.ts';
 import { backfillPaymentEntries } from '../../shared/admin/payment-entries-backfill.ts';
-import { matchesFilters, type PaymentRow } from '../../shared/dashboard/payment-row.ts';
+import { matchesFilters, type PaymentRow } from '../../shared/domain/payment-row.ts';
 import type { Session } from '../../shared/domain/session.ts';
 import type { Mode } from '../../shared/domain/session-state.ts';
 import type { Transaction } from '../../shared/domain/transaction.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOCKOUT_WINDOW_MS, lockedForMs, MAX_FAILURES } from '../../shared/dashboard/sign-in-lockout.ts';
+import { LOCKOUT_WINDOW_MS, lockedForMs, MAX_FAILURES } from '../../shared/domain/sign-in-lockout.ts';
 
 const WINDOW_START = 1_000 * LOCKOUT_WINDOW_MS;
 const SECOND = 1_000;

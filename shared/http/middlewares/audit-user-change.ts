@@ -1,6 +1,6 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { auditEntry, type AuditAction } from '../../dashboard/audit-entry.ts';
+import { auditEntry, type AuditAction } from '../../domain/audit-entry.ts';
 import type { Clock } from '../../clock.ts';
 import type { AuditStore } from '../../store/audit-store.ts';
 import { requestState } from '../request-state.ts';

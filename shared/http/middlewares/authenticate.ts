@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { isUserToken, type Authenticator } from '../../auth/authenticator.ts';
 import { mfaOutstanding } from '../../dashboard/dashboard-sessions.ts';
 import { InvalidTokenError, MfaRequiredError } from '../../dashboard/errors.ts';
-import { roleAtLeast } from '../../dashboard/roles.ts';
+import { roleAtLeast } from '../../domain/roles.ts';
 import { AuthenticationError, PermissionError } from '../../errors.ts';
 import type { RouteDefinition } from '../../routes.ts';
 import { requestState } from '../request-state.ts';

@@ -9,7 +9,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { createCognitoUserDirectory } from '../../../shared/dashboard/cognito-user-directory.ts';
-import type { Role } from '../../../shared/dashboard/roles.ts';
+import type { Role } from '../../../shared/domain/roles.ts';
 import { inviteUser } from '../../../shared/dashboard/user-admin.ts';
 import { createUserStore } from '../../../shared/store/user-store.ts';
 import type { ApiResponse } from './api-gateway.ts';

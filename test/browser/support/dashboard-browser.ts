@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { MerchantKeys } from '../../../shared/admin/merchant-admin.ts';
 import type { Merchant } from '../../../shared/domain/merchant.ts';
-import type { Role } from '../../../shared/dashboard/roles.ts';
+import type { Role } from '../../../shared/domain/roles.ts';
 import { card, checkoutCharge, openSession, TEST_CARDS } from '../../support/checkout.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 import { startReceiver, type TestReceiver } from '../../support/webhook-receiver.ts';

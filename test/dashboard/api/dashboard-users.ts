@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { Role } from '../../../shared/dashboard/roles.ts';
+import type { Role } from '../../../shared/domain/roles.ts';
 import { inviteUser } from '../../../shared/dashboard/user-admin.ts';
 import type { TestSandbox } from '../../support/sandbox.ts';
 import { testAuthenticator, type TestAuthenticator } from '../../support/totp-codes.ts';

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_FAILURES } from '../../../shared/dashboard/sign-in-lockout.ts';
+import { MAX_FAILURES } from '../../../shared/domain/sign-in-lockout.ts';
 import { totpCode } from '../../../shared/dashboard/totp.ts';
 import { keys } from '../../../shared/store/keys.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';

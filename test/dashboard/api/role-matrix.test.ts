@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLES, roleAtLeast, type Role } from '../../../shared/dashboard/roles.ts';
+import { ROLES, roleAtLeast, type Role } from '../../../shared/domain/roles.ts';
 import { REUSED_ROUTE_AUDIT } from '../../../shared/dashboard/reused-route-audit.ts';
 import { routes, type RouteDefinition } from '../../../shared/routes.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';

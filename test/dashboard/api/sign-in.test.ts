@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteUser } from '../../../shared/dashboard/user-admin.ts';
-import { MAX_FAILURES } from '../../../shared/dashboard/sign-in-lockout.ts';
+import { MAX_FAILURES } from '../../../shared/domain/sign-in-lockout.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 import { signedInUser, TEST_PASSWORD, uniqueEmail } from './dashboard-users.ts';
 

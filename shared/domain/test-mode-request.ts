@@ -2,7 +2,7 @@
  * A merchant's request to switch test mode on or off for one gateway, decided by the platform team (admin CLI).
  * The merchant's `testMode` changes only when a request is approved. Pure: no I/O.
  */
-import { GATEWAYS, type GatewayId } from '../domain/merchant.ts';
+import { GATEWAYS, type GatewayId } from './merchant.ts';
 
 export interface TestModeRequest {
   merchantId: string;

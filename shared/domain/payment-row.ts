@@ -2,9 +2,9 @@
  * One line of the dashboard's payments list: a checkout session (with its latest attempt's card) or a
  * server-to-server charge. Pure: no I/O.
  */
-import type { Session } from '../domain/session.ts';
-import type { Transaction } from '../domain/transaction.ts';
-import { effectiveState, type SessionStatus } from '../domain/session-state.ts';
+import type { Session } from './session.ts';
+import type { Transaction } from './transaction.ts';
+import { effectiveState, type SessionStatus } from './session-state.ts';
 
 export interface PaymentRow {
   kind: 'session' | 'charge';

@@ -1,7 +1,7 @@
 import { BatchGetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { randomToken } from '../../shared/ids.ts';
-import { batchGetItems, itemKeyOf, queryIndexEntries, queryIndexPage, type ItemKey } from '../../shared/store/index-queries.ts';
+import { batchGetItems, countItems, itemKeyOf, itemsOf, queryAll, queryPage, sortKeyWithin, type ItemKey } from '../../shared/store/query-page.ts';
 import { testConnection, testDb } from '../support/dynamo.ts';
 
 const { tableName } = testConnection();
@@ -36,15 +36,15 @@ function countCalls<C>(client: DynamoDBDocumentClient, command: new (...args: ne
   return { calls, count: () => calls().length, restore: () => send.mockRestore() };
 }
 
-describe('queryIndexEntries', () => {
+describe('queryAll over an index', () => {
   it('follows LastEvaluatedKey over several Query pages, in index order both ways', async () => {
     // prepare
     const { partition } = await aPartition(7);
     const queries = countCalls(db, QueryCommand);
     try {
       // act
-      const oldestFirst = await queryIndexEntries(db, tableName, { partition, newestFirst: false, pageSize: 2 });
-      const newestFirst = await queryIndexEntries(db, tableName, { partition, newestFirst: true, pageSize: 2 });
+      const oldestFirst = await queryAll(db, tableName, { index: 'gsi1', partition, newestFirst: false, pageSize: 2 });
+      const newestFirst = await queryAll(db, tableName, { index: 'gsi1', partition, newestFirst: true, pageSize: 2 });
       // assess
       expect(oldestFirst.map((e) => e.gsi1sk)).toEqual(range(0, 7).map(sortKeyOf));
       expect(newestFirst.map((e) => e.gsi1sk)).toEqual(range(0, 7).reverse().map(sortKeyOf));
@@ -59,7 +59,7 @@ describe('queryIndexEntries', () => {
     // prepare
     const { partition, keys } = await aPartition(1);
     // act
-    const [entry] = await queryIndexEntries(db, tableName, { partition, newestFirst: true });
+    const [entry] = await queryAll(db, tableName, { index: 'gsi1', partition, newestFirst: true });
     // assess
     expect(entry).toEqual({ ...keys[0], gsi1pk: partition, gsi1sk: sortKeyOf(0), status: 'odd' });
     expect(itemKeyOf(entry!)).toEqual(keys[0]);
@@ -69,7 +69,7 @@ describe('queryIndexEntries', () => {
     // prepare
     const { partition } = await aPartition(10);
     // act
-    const entries = await queryIndexEntries(db, tableName, { partition, newestFirst: false, pageSize: 3 }, (e) => e.status === 'odd');
+    const entries = await queryAll(db, tableName, { index: 'gsi1', partition, newestFirst: false, pageSize: 3 }, (e) => e.status === 'odd');
     // assess
     expect(entries.map((e) => e.gsi1sk)).toEqual([0, 3, 6, 9].map(sortKeyOf));
   });
@@ -77,41 +77,122 @@ describe('queryIndexEntries', () => {
   it('applies the sort key condition: between (both ends included), at least, below', async () => {
     // prepare
     const { partition } = await aPartition(6);
-    const read = (sortKey: Parameters<typeof queryIndexEntries>[2]['sortKey']) =>
-      queryIndexEntries(db, tableName, { partition, newestFirst: false, sortKey, pageSize: 2 }).then((entries) => entries.map((e) => e.gsi1sk));
+    const read = (sortKey: Parameters<typeof queryAll>[2]['sortKey']) =>
+      queryAll(db, tableName, { index: 'gsi1', partition, newestFirst: false, sortKey, pageSize: 2 }).then((entries) => entries.map((e) => e.gsi1sk));
     // act / assess
     expect(await read({ between: [sortKeyOf(1), sortKeyOf(3)] })).toEqual([1, 2, 3].map(sortKeyOf));
     expect(await read({ atLeast: sortKeyOf(4) })).toEqual([4, 5].map(sortKeyOf));
     expect(await read({ below: sortKeyOf(2) })).toEqual([0, 1].map(sortKeyOf));
   });
 
-  it('resumes after the start key', async () => {
+  it('resumes after the cursor', async () => {
     // prepare
     const { partition, keys } = await aPartition(5);
-    const startKey = { ...keys[3], gsi1pk: partition, gsi1sk: sortKeyOf(3) };
+    const cursor = { ...keys[3], gsi1pk: partition, gsi1sk: sortKeyOf(3) };
     // act
-    const entries = await queryIndexEntries(db, tableName, { partition, newestFirst: true, startKey, pageSize: 1 });
+    const entries = await queryAll(db, tableName, { index: 'gsi1', partition, newestFirst: true, cursor, pageSize: 1 });
     // assess
     expect(entries.map((e) => e.gsi1sk)).toEqual([2, 1, 0].map(sortKeyOf));
   });
 
   it('answers an empty list for an empty partition', async () => {
-    expect(await queryIndexEntries(db, tableName, { partition: `INDEX_QUERY_TEST#${randomToken(10)}`, newestFirst: true })).toEqual([]);
+    expect(await queryAll(db, tableName, { index: 'gsi1', partition: `INDEX_QUERY_TEST#${randomToken(10)}`, newestFirst: true })).toEqual([]);
   });
 });
 
-describe('queryIndexPage', () => {
+describe('queryPage', () => {
   it('reads one page and hands back where the next one starts', async () => {
     // prepare
     const { partition } = await aPartition(5);
     // act
-    const first = await queryIndexPage(db, tableName, { partition, newestFirst: true, pageSize: 3 });
-    const second = await queryIndexPage(db, tableName, { partition, newestFirst: true, pageSize: 3, startKey: first.lastKey });
+    const first = await queryPage(db, tableName, { index: 'gsi1', partition, newestFirst: true, pageSize: 3 });
+    const second = await queryPage(db, tableName, { index: 'gsi1', partition, newestFirst: true, pageSize: 3, cursor: first.nextCursor });
     // assess
-    expect(first.entries.map((e) => e.gsi1sk)).toEqual([4, 3, 2].map(sortKeyOf));
-    expect(first.lastKey).toBeDefined();
-    expect(second.entries.map((e) => e.gsi1sk)).toEqual([1, 0].map(sortKeyOf));
-    expect(second.lastKey).toBeUndefined();
+    expect(first.items.map((e) => e.gsi1sk)).toEqual([4, 3, 2].map(sortKeyOf));
+    expect(first.nextCursor).toBeDefined();
+    expect(second.items.map((e) => e.gsi1sk)).toEqual([1, 0].map(sortKeyOf));
+    expect(second.nextCursor).toBeUndefined();
+  });
+});
+
+describe('queryAll over the table', () => {
+  /** One table partition of its own: `count` items whose sk sorts in creation order, and one of another kind. */
+  async function aTablePartition(count: number): Promise<string> {
+    const pk = `QUERY_PAGE_TEST#${randomToken(10)}`;
+    for (let i = 0; i < count; i += 1) await db.send(new PutCommand({ TableName: tableName, Item: { pk, sk: `ITEM#${sortKeyOf(i)}`, n: i, status: 'kept' } }));
+    await db.send(new PutCommand({ TableName: tableName, Item: { pk, sk: 'OTHER#x', n: -1 } }));
+    return pk;
+  }
+
+  it('reads the partition key and the sort key of the table, with a prefix, both ways, strongly consistent when asked', async () => {
+    // prepare
+    const partition = await aTablePartition(5);
+    const queries = countCalls(db, QueryCommand);
+    try {
+      // act
+      const oldestFirst = await queryAll(db, tableName, { partition, sortKey: { beginsWith: 'ITEM#' }, newestFirst: false, pageSize: 2, consistent: true });
+      const newestFirst = await queryAll(db, tableName, { partition, sortKey: { beginsWith: 'ITEM#' }, newestFirst: true });
+      // assess
+      expect(numbersOf(oldestFirst)).toEqual(range(0, 5));
+      expect(numbersOf(newestFirst)).toEqual(range(0, 5).reverse());
+      const [first, , , second] = queries.calls();
+      expect(first!.input).toMatchObject({ TableName: tableName, ConsistentRead: true, ScanIndexForward: true, Limit: 2 });
+      expect(first!.input.IndexName).toBeUndefined();
+      expect(second!.input.ConsistentRead).toBeUndefined();
+    } finally {
+      queries.restore();
+    }
+  });
+
+  it('reads only the attributes asked for, reserved words included', async () => {
+    // prepare
+    const partition = await aTablePartition(2);
+    // act
+    const items = await queryAll(db, tableName, { partition, sortKey: { beginsWith: 'ITEM#' }, newestFirst: false, attributes: ['sk', 'status'] });
+    // assess
+    expect(items).toEqual([
+      { sk: `ITEM#${sortKeyOf(0)}`, status: 'kept' },
+      { sk: `ITEM#${sortKeyOf(1)}`, status: 'kept' },
+    ]);
+  });
+});
+
+describe('countItems', () => {
+  it('counts the entries of an index partition with one Query that reads no item', async () => {
+    // prepare
+    const { partition } = await aPartition(4);
+    const queries = countCalls(db, QueryCommand);
+    try {
+      // act
+      const count = await countItems(db, tableName, { index: 'gsi1', partition, newestFirst: false });
+      // assess
+      expect(count).toBe(4);
+      expect(queries.calls().map((c) => c.input.Select)).toEqual(['COUNT']);
+    } finally {
+      queries.restore();
+    }
+  });
+});
+
+describe('itemsOf', () => {
+  it('reads the table items of index entries, in the entries\' order', async () => {
+    // prepare
+    const { partition } = await aPartition(3);
+    const entries = await queryAll(db, tableName, { index: 'gsi1', partition, newestFirst: true });
+    // act
+    const items = await itemsOf(db, tableName, entries);
+    // assess: the whole items (n is not projected into the index)
+    expect(entries.every((entry) => entry.n === undefined)).toBe(true);
+    expect(numbersOf(items)).toEqual([2, 1, 0]);
+  });
+});
+
+describe('sortKeyWithin', () => {
+  it('is between both bounds, at least `from`, below `to`, or no condition', () => {
+    expect(sortKeyWithin('a', 'b')).toEqual({ between: ['a', 'b'] });
+    expect(sortKeyWithin('a', undefined)).toEqual({ atLeast: 'a' });
+    expect(sortKeyWithin(undefined, 'b')).toEqual({ below: 'b' });
+    expect(sortKeyWithin(undefined, undefined)).toBeUndefined();
   });
 });
 
