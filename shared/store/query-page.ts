@@ -126,8 +126,8 @@ export async function queryAll(db: DynamoDBDocumentClient, tableName: string, qu
  * One call, so at most what DynamoDB reads in one (1 MB of entries): for partitions kept small, such as a
  * merchant's webhook endpoints.
  */
-export async function countItems(db: DynamoDBDocumentClient, tableName: string, query: Omit<PageQuery, 'attributes' | 'cursor'>): Promise<number> {
-  const { Count } = await db.send(new QueryCommand({ ...queryInput(tableName, query), Select: 'COUNT' }));
+export async function countItems(db: DynamoDBDocumentClient, tableName: string, query: Pick<PageQuery, 'index' | 'partition' | 'sortKey' | 'consistent'>): Promise<number> {
+  const { Count } = await db.send(new QueryCommand({ ...queryInput(tableName, { ...query, newestFirst: false }), Select: 'COUNT' }));
   return Count ?? 0;
 }
 

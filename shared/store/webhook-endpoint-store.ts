@@ -35,7 +35,7 @@ export function createWebhookEndpointStore(db: DynamoDBDocumentClient, tableName
       return Item ? webhookEndpointItems.fromItem(Item) : null;
     },
     async count(merchantId, mode) {
-      return countItems(db, tableName, { index: 'gsi1', partition: keys.merchantWebhookEndpoints(merchantId, mode, '', '').gsi1pk, newestFirst: false });
+      return countItems(db, tableName, { index: 'gsi1', partition: keys.merchantWebhookEndpoints(merchantId, mode, '', '').gsi1pk });
     },
     async list(merchantId, mode) {
       const entries = await queryAll(db, tableName, { index: 'gsi1', partition: keys.merchantWebhookEndpoints(merchantId, mode, '', '').gsi1pk, newestFirst: false });

@@ -164,7 +164,7 @@ describe('countItems', () => {
     const queries = countCalls(db, QueryCommand);
     try {
       // act
-      const count = await countItems(db, tableName, { index: 'gsi1', partition, newestFirst: false });
+      const count = await countItems(db, tableName, { index: 'gsi1', partition });
       // assess
       expect(count).toBe(4);
       expect(queries.calls().map((c) => c.input.Select)).toEqual(['COUNT']);
