@@ -1,7 +1,7 @@
 /**
- * Every retry policy of the service, declared once with why it is what it is (docs/reliability.md has them as a
- * table). Callers pick one by name and pass it to retry(); only bankCall's number of tries is the caller's, since
- * only the caller knows whether its call is safe to repeat.
+ * Every retry policy of the service, declared once with why it is what it is (docs/retries.md has them as a table).
+ * Callers pick one by name and pass it to retry(); only the number of tries of bankCall (and of sdkCall, the SDK's
+ * maxRetries) is the caller's, since only the caller knows whether its call is safe to repeat.
  */
 import type { RetryPolicy } from './retry.ts';
 
@@ -53,4 +53,11 @@ const refundRace: RetryPolicy = { maxAttempts: 10, backoff: { kind: 'linear', st
  */
 const versionRace: RetryPolicy = { maxAttempts: 3, backoff: { kind: 'none' }, jitter: 'none' };
 
-export const policies = { bankCall, sdkCall, transactionContention, settlementContention, refundRace, versionRace } as const;
+/**
+ * Removing or demoting a dashboard user while another admin change races it (the remaining admin is checked in the
+ * same transaction): decided again on fresh reads, up to 8 tries, with full jitter over a window growing by 20 ms a
+ * try, since two transactions that cancelled each other would meet again at once. Then 409 users_changed.
+ */
+const adminGuardRace: RetryPolicy = { maxAttempts: 8, backoff: { kind: 'linear', stepMs: 20 }, jitter: 'full' };
+
+export const policies = { bankCall, sdkCall, transactionContention, settlementContention, refundRace, versionRace, adminGuardRace } as const;
