@@ -5,10 +5,9 @@ import { requireOwned } from '../../shared/auth/ownership.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { CardSchema, CardTokenParamsSchema } from '../../shared/schemas/card-schemas.ts';
+import { policies } from '../../shared/retry/policies.ts';
+import { retry } from '../../shared/retry/retry.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
-
-/** A lost race against a simultaneous delete is decided again on a fresh read, this many times. */
-const MAX_RACES = 3;
 
 /**
  * DELETE /v1/cards/{svcToken}: a logical delete (past transactions keep pointing at the record). The first one
@@ -20,20 +19,20 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     params: CardTokenParamsSchema,
     responses: { success: { 200: CardSchema }, errors: { 404: 'resource_missing: no card with this token in the merchant and mode.' } },
   },
-  async (req, deps) => {
-    for (let race = 1; ; race++) {
-      const card = await findCard(deps, req.auth, req.params.svcToken);
-      if (card.status === 'deleted') return { statusCode: 200, body: toCardResource(card, req.now) };
-      const at = new Date(req.now).toISOString();
-      const deleted: StoredCard = { ...card, status: 'deleted', deletedAt: at, version: card.version + 1 };
-      try {
+  // A lost race against a simultaneous delete is decided again on a fresh read.
+  (req, deps) =>
+    retry(
+      policies.versionRace,
+      async () => {
+        const card = await findCard(deps, req.auth, req.params.svcToken);
+        if (card.status === 'deleted') return { statusCode: 200 as const, body: toCardResource(card, req.now) };
+        const at = new Date(req.now).toISOString();
+        const deleted: StoredCard = { ...card, status: 'deleted', deletedAt: at, version: card.version + 1 };
         await deps.cards.commit([deps.cards.updateItem(deleted, card.version), deps.cards.event(card.merchantId, cardDeletedEvent(deleted, at))]);
-        return { statusCode: 200, body: toCardResource(deleted, req.now) };
-      } catch (error) {
-        if (!(error instanceof ConditionFailedError) || race >= MAX_RACES) throw error;
-      }
-    }
-  },
+        return { statusCode: 200 as const, body: toCardResource(deleted, req.now) };
+      },
+      { isRetryable: (error) => error instanceof ConditionFailedError },
+    ),
   { parts: [userTokensFromEnvironment] },
 );
 

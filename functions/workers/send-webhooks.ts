@@ -3,6 +3,8 @@ import type { SQSRecord } from 'aws-lambda';
 import { defineRecordWorker, NotYetDoneError } from '../../shared/background/define-worker.ts';
 import type { Deps } from '../../shared/deps.ts';
 import type { EventEnvelope } from '../../shared/domain/events.ts';
+import { policies } from '../../shared/retry/policies.ts';
+import { retry } from '../../shared/retry/retry.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import { afterAttempt, abandonDelivery, type AttemptResult, type DeliveryMessage, type WebhookDelivery } from '../../shared/webhooks/delivery.ts';
 import { credentialsContext, secretContext, type EndpointCredentials, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
@@ -23,25 +25,22 @@ class DeliveryNotYetDoneError extends NotYetDoneError {
   }
 }
 
-const MAX_SAVE_CONFLICTS = 3;
-
 /**
  * Writes the outcome over the delivery as read before the attempt; a concurrent attempt (a manual retry beside an
- * automatic one) makes it read again and apply again.
+ * automatic one) makes it read again and apply again (the versionRace policy).
  */
-async function saveOutcome(deps: Deps, read: WebhookDelivery, apply: (d: WebhookDelivery) => WebhookDelivery): Promise<WebhookDelivery | null> {
-  let current: WebhookDelivery | null = read;
-  for (let round = 1; ; round++) {
-    if (round > 1) current = await deps.webhookDeliveries.get(read.id);
-    if (!current) return null;
-    const next = { ...apply(current), version: current.version + 1 };
-    try {
+function saveOutcome(deps: Deps, read: WebhookDelivery, apply: (d: WebhookDelivery) => WebhookDelivery): Promise<WebhookDelivery | null> {
+  return retry(
+    policies.versionRace,
+    async (n) => {
+      const current = n === 1 ? read : await deps.webhookDeliveries.get(read.id);
+      if (!current) return null;
+      const next = { ...apply(current), version: current.version + 1 };
       await deps.webhookDeliveries.save(next, current.version);
       return next;
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError) || round >= MAX_SAVE_CONFLICTS) throw error;
-    }
-  }
+    },
+    { isRetryable: (error) => error instanceof ConditionFailedError },
+  );
 }
 
 /** One signed, authenticated POST; for oauth2 a 401 to a cached token fetches a fresh one and tries once more. */

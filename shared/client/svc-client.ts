@@ -1,3 +1,5 @@
+import { policies } from '../retry/policies.ts';
+import { retry } from '../retry/retry.ts';
 import { routes, type RouteId } from '../routes.ts';
 import type * as Api from './api-types.ts';
 import { SvcApiError } from './svc-api-error.ts';
@@ -15,9 +17,6 @@ export interface SvcClientOptions {
    */
   maxRetries?: number;
 }
-
-const BACKOFF_BASE_MS = 500;
-const BACKOFF_CAP_MS = 8_000;
 
 export interface WriteOptions {
   /** Makes the POST safe to retry: the same key and body replay the first answer for 24 hours. */
@@ -40,24 +39,17 @@ interface CallInput {
  * const session = await svc.sessions.create({ amountMinor: 1050, currency: 'VES' }, { idempotencyKey: 'order-42' });
  * redirect(session.checkoutUrl);
  */
-export function createSvcClient({ baseUrl, secretKey, fetch = globalThis.fetch, maxRetries = 2 }: SvcClientOptions) {
+export function createSvcClient({ baseUrl, secretKey, fetch = globalThis.fetch, maxRetries = policies.sdkCall.maxAttempts - 1 }: SvcClientOptions) {
   const origin = baseUrl.replace(/\/+$/, '');
 
   /** One logical call: the same request (same Idempotency-Key) sent again while the failure is a transient one. */
   async function call<T>(routeId: RouteId, input: CallInput = {}): Promise<T> {
     const retrySafe = Boolean(input.idempotencyKey) || ['GET', 'DELETE'].includes(routes[routeId].method);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await send<T>(routeId, input);
-      } catch (error) {
-        // Not an SvcApiError: fetch failed (network, connection reset), the request may or may not have arrived.
-        const transient = !(error instanceof SvcApiError) || isTransient(error);
-        if (!retrySafe || attempt >= maxRetries || !transient) throw error;
-        const backoff = BACKOFF_BASE_MS * 2 ** attempt * (0.5 + Math.random() / 2);
-        const retryAfter = error instanceof SvcApiError && error.retryAfterSeconds !== null ? error.retryAfterSeconds * 1000 : null;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(BACKOFF_CAP_MS, retryAfter ?? backoff)));
-      }
-    }
+    return retry({ ...policies.sdkCall, maxAttempts: 1 + maxRetries }, () => send<T>(routeId, input), {
+      // Not an SvcApiError: fetch failed (network, connection reset), the request may or may not have arrived.
+      isRetryable: (error) => retrySafe && (!(error instanceof SvcApiError) || isTransient(error)),
+      requestedDelayMs: (error) => (error instanceof SvcApiError && error.retryAfterSeconds !== null ? error.retryAfterSeconds * 1000 : null),
+    });
   }
 
   async function send<T>(routeId: RouteId, { params = {}, query = {}, body, idempotencyKey }: CallInput): Promise<T> {

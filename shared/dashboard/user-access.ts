@@ -1,9 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { adminWhoRemains, type DashboardUser } from '../domain/dashboard-user.ts';
 import { LastAdminError, UsersChangedError } from './errors.ts';
 import type { Role } from '../domain/roles.ts';
 import type { Deps } from '../deps.ts';
 import { NotFoundError } from '../errors.ts';
+import { policies } from '../retry/policies.ts';
+import { retry } from '../retry/retry.ts';
 import { ConditionFailedError } from '../store/conditions.ts';
 import type { TransactItem } from '../store/session-store.ts';
 
@@ -13,8 +14,6 @@ export async function findUser(deps: Deps, merchantId: string, userId: string): 
   if (!user || user.merchantId !== merchantId) throw new NotFoundError('user', 'id');
   return user;
 }
-
-const MAX_ROUNDS = 8;
 
 /**
  * Removes or demotes (newRole) a user of the merchant, never its last admin. The other admin who must remain is
@@ -28,17 +27,19 @@ export async function changeUserKeepingAnAdmin<T>(
   newRole: Role | null,
   write: (user: DashboardUser, guard: TransactItem[]) => Promise<T>,
 ): Promise<T> {
-  for (let round = 1; ; round++) {
-    const user = await findUser(deps, merchantId, userId);
-    const remaining = adminWhoRemains(await deps.users.listForMerchant(merchantId), user, newRole);
-    if (remaining === null) throw new LastAdminError();
-    try {
-      return await write(user, remaining ? [deps.users.stillAdmin(remaining.id)] : []);
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError)) throw error;
-      if (round >= MAX_ROUNDS) throw new UsersChangedError();
-      // Two transactions that cancelled each other would meet again at once: a random pause parts them.
-      await sleep(Math.random() * 20 * round);
-    }
-  }
+  return retry(
+    policies.adminGuardRace,
+    async () => {
+      const user = await findUser(deps, merchantId, userId);
+      const remaining = adminWhoRemains(await deps.users.listForMerchant(merchantId), user, newRole);
+      if (remaining === null) throw new LastAdminError();
+      return write(user, remaining ? [deps.users.stillAdmin(remaining.id)] : []);
+    },
+    {
+      isRetryable: (error) => error instanceof ConditionFailedError,
+      onExhausted: () => {
+        throw new UsersChangedError();
+      },
+    },
+  );
 }

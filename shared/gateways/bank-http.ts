@@ -2,6 +2,8 @@
  * The HTTP leg of every adapter: JSON over fetch with a deadline per call, retries only when the caller says the
  * call is safe to repeat, and errors that say whether the bank may have acted (timeout) or surely failed.
  */
+import { policies } from '../retry/policies.ts';
+import { retry } from '../retry/retry.ts';
 import { GatewayTimeoutError, GatewayUnavailableError } from './payment-gateway.ts';
 
 export interface BankCall {
@@ -20,22 +22,15 @@ export interface BankReply {
   body: Record<string, unknown>;
 }
 
-const RETRY_DELAY_MS = 100;
-
 /**
  * @example
  * const reply = await bankRequest({ method: 'GET', url: `${base}/charges/txn_1`, timeoutMs: 5000, retries: 2 });
  */
-export async function bankRequest(call: BankCall): Promise<BankReply> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const reply = await once(call);
-      if (reply.status < 500 || attempt >= (call.retries ?? 0)) return reply;
-    } catch (error) {
-      if (attempt >= (call.retries ?? 0)) throw error;
-    }
-    await new Promise((r) => setTimeout(r, RETRY_DELAY_MS * (attempt + 1)));
-  }
+export function bankRequest(call: BankCall): Promise<BankReply> {
+  return retry({ ...policies.bankCall, maxAttempts: 1 + (call.retries ?? 0) }, () => once(call), {
+    isRetryable: () => true,
+    retryResult: (reply) => reply.status >= 500,
+  });
 }
 
 async function once(call: BankCall): Promise<BankReply> {

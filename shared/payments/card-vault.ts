@@ -20,6 +20,7 @@ import {
 } from '../domain/stored-card.ts';
 import type { Transaction } from '../domain/transaction.ts';
 import { newId, prefixedId } from '../ids.ts';
+import { named } from '../store/conditions.ts';
 import type { TransactItem } from '../store/session-store.ts';
 
 /**
@@ -38,8 +39,8 @@ export async function sealCardFor(deps: Deps, session: Session, payment: Payment
 }
 
 /**
- * The writes that store the approved card, first item the one a simultaneous approval of the same card would make
- * fail: the match Put for a new card, the version-checked card for a known one whose verification is renewed.
+ * The writes that store the approved card, with 'cardMatch' the one a simultaneous approval of the same card would
+ * make fail: the match Put for a new card, the version-checked card for a known one whose verification is renewed.
  * Empty when the customer's card is stored already and nothing about it changes.
  */
 export async function vaultItems(deps: Deps, session: Session & { customerRef: string }, approved: Transaction, sealed: SealedCard, now: number): Promise<TransactItem[]> {
@@ -51,7 +52,7 @@ export async function vaultItems(deps: Deps, session: Session & { customerRef: s
     const card = await deps.cards.get(decision.svcToken);
     if (!card) return [];
     const renewed = { ...card, ...verifiedNow(session.gateway, now), version: card.version + 1 };
-    return [deps.cards.updateItem(renewed, card.version), ...verificationIndex(deps, renewed)];
+    return [named('cardMatch', deps.cards.updateItem(renewed, card.version)), ...verificationIndex(deps, renewed)];
   }
   const at = new Date(now).toISOString();
   const summary = approved.card!;

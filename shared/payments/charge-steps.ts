@@ -14,9 +14,11 @@ import type { Deps } from '../deps.ts';
 import type { GatewayOutcome } from '../gateways/payment-gateway.ts';
 import type { IdempotencyContext } from '../http/handler-types.ts';
 import { advanceSession, type AttemptStep } from '../store/charge-store.ts';
+import { policies } from '../retry/policies.ts';
+import { retry } from '../retry/retry.ts';
 import { TransactionConditionFailedError } from '../store/conditions.ts';
 import { vaultItems } from './card-vault.ts';
-import { backOff, isTransactionConflict, MAX_CONTENTION_MS, MAX_LOST_WRITES } from './session-contention.ts';
+import { isTransactionConflict } from './session-contention.ts';
 
 /** `reason`: the connector's own Spanish text for its network's code; without it, the service's table. */
 export const rejection = (status: 'declined' | 'failed', errorCode: string, detail: string, reason?: string): TransactionResult => ({
@@ -117,23 +119,17 @@ export async function commitStep(deps: Deps, step: AttemptStep, answer: { status
   const { sealedCard, cardKey, ...ended } = step.transaction;
   const written: AttemptStep = step.transaction.status === 'pending' ? step : { ...step, transaction: ended };
   const storesCard = sealedCard && ended.status === 'approved' && step.after.customerRef ? { ...step.after, customerRef: step.after.customerRef } : null;
-  const resendUntil = performance.now() + MAX_CONTENTION_MS;
-  for (let lost = 1; ; lost++) {
-    const items = deps.charges.stepItems(written);
-    const firstVaultItem = items.length;
-    const vault = storesCard ? await vaultItems(deps, storesCard, ended, sealedCard!, deps.clock.now()) : [];
-    items.push(...vault);
-    if (cardKey && ended.status === 'declined') items.push(deps.rateLimits.countItem(ended.merchantId, cardDeclinesCounter(cardKey), deps.clock.now()));
-    if (idempotency && answer) items.push(idempotency.commit(answer));
-    try {
+  await retry(
+    policies.transactionContention,
+    async () => {
+      const items = deps.charges.stepItems(written);
+      if (storesCard) items.push(...(await vaultItems(deps, storesCard, ended, sealedCard!, deps.clock.now())));
+      if (cardKey && ended.status === 'declined') items.push(deps.rateLimits.countItem(ended.merchantId, cardDeclinesCounter(cardKey), deps.clock.now()));
+      if (idempotency && answer) items.push(idempotency.commit(answer));
       await deps.charges.commit(items);
-      return;
-    } catch (error) {
-      const lostCardRace = vault.length > 0 && error instanceof TransactionConditionFailedError && error.index === firstVaultItem;
-      if (!(lostCardRace || isTransactionConflict(error)) || lost >= MAX_LOST_WRITES || performance.now() >= resendUntil) throw error;
-      await backOff(lost);
-    }
-  }
+    },
+    { isRetryable: (error) => isTransactionConflict(error) || (error instanceof TransactionConditionFailedError && error.failed === 'cardMatch') },
+  );
 }
 
 /** What the bank's outcome does to a session whose charge was in flight, written as one step. */

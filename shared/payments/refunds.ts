@@ -27,26 +27,19 @@ import { ConflictError, ValidationError } from '../errors.ts';
 import { GatewayUnavailableError, type BankAccount, type RefundOutcome, type RefundRequest } from '../gateways/payment-gateway.ts';
 import type { IdempotencyContext } from '../http/handler-types.ts';
 import { randomToken } from '../ids.ts';
+import { policies } from '../retry/policies.ts';
+import { retry } from '../retry/retry.ts';
 import { ConditionFailedError, TransactionConditionFailedError } from '../store/conditions.ts';
 import { IDEMPOTENCY_RETENTION_MS, type IdempotencyScope } from '../store/idempotency-store.ts';
 import { outboxPut } from '../store/outbox.ts';
 import { bankAccountFor } from './bank-account.ts';
 import { RECONCILE_AFTER_MS } from './stale-attempts.ts';
 
-/**
- * Parallel refunds of one transaction each write it: a lost write is decided again on a fresh read, this many times,
- * before the request is answered 409 refund_conflict (the reservation) or left pending for a read to settle.
- */
-const MAX_RACES = 10;
-
 /** 200 once the refund has a result (succeeded or failed), 202 while it is pending. */
 export const refundAnswer = (refund: Refund) => ({ statusCode: refund.status === 'pending' ? 202 : 200, body: toRefundResource(refund) });
 
 /** The reference a refund under this Idempotency-Key scope gets (a retry after a crash finds its refund again). */
 const keyedReference = (scope: IdempotencyScope): string => `ref_${createHash('sha256').update(`refund\n${JSON.stringify(scope)}`).digest('hex').slice(0, 32)}`;
-
-/** Parallel writers spread out before trying again, so they do not collide again in step. */
-const backOff = (race: number) => new Promise((r) => setTimeout(r, Math.random() * 25 * race));
 
 const entry = (at: string, event: string, detail: string): TraceEntry => ({ at, event, detail });
 
@@ -80,26 +73,34 @@ export async function createRefund(
   return sendAndSettle(deps, transaction, refund, account, idempotency);
 }
 
-/** Takes the amount from what remains, deciding again on a fresh read when a parallel refund wrote first. */
+/**
+ * Takes the amount from what remains, deciding again on a fresh read when a parallel refund wrote first (the
+ * refundRace policy); past its tries, 409 refund_conflict.
+ */
 async function reserve(deps: Deps, transaction: Transaction, reference: string, body: { amountMinor?: number; reason?: RefundReason }, now: number): Promise<Refund> {
   let current = transaction;
-  for (let race = 1; ; race++) {
-    const decision = decideRefund(current, body.amountMinor, now);
-    if (decision.kind === 'refused') {
-      throw decision.status === 400 ? new ValidationError(decision.message, 'amountMinor', decision.code) : new ConflictError(decision.code, decision.message);
-    }
-    const refund = newRefund(reference, current, decision, body.reason ?? null, now);
-    const requested = entry(refund.createdAt, 'refund_requested', `${refund.reference}: ${refund.amountMinor} ${refund.currency}${refund.method === 'void' ? ' (void)' : ''}`);
-    try {
+  return retry(
+    policies.refundRace,
+    async () => {
+      const decision = decideRefund(current, body.amountMinor, now);
+      if (decision.kind === 'refused') {
+        throw decision.status === 400 ? new ValidationError(decision.message, 'amountMinor', decision.code) : new ConflictError(decision.code, decision.message);
+      }
+      const refund = newRefund(reference, current, decision, body.reason ?? null, now);
+      const requested = entry(refund.createdAt, 'refund_requested', `${refund.reference}: ${refund.amountMinor} ${refund.currency}${refund.method === 'void' ? ' (void)' : ''}`);
       await deps.charges.commit(deps.refunds.reserveItems(current, refund, requested));
       return refund;
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError)) throw error;
-      if (race >= MAX_RACES) throw conflict();
-      await backOff(race);
-      current = (await deps.transactions.get(current.reference)) ?? current;
-    }
-  }
+    },
+    {
+      isRetryable: (error) => error instanceof ConditionFailedError,
+      beforeRetry: async () => {
+        current = (await deps.transactions.get(current.reference)) ?? current;
+      },
+      onExhausted: () => {
+        throw conflict();
+      },
+    },
+  );
 }
 
 const refundRequest = (t: Transaction, refund: Refund): RefundRequest => ({
@@ -154,34 +155,40 @@ function outcomeEntry(refund: Refund, outcome: RefundOutcome, at: string): Trace
  */
 export async function settleRefund(deps: Deps, refund: Refund, outcome: RefundOutcome, { idempotency, reconciled = false }: { idempotency?: IdempotencyContext; reconciled?: boolean } = {}): Promise<Refund> {
   const result = resultOf(outcome);
-  for (let race = 1; ; race++) {
-    const now = deps.clock.now();
-    const at = new Date(now).toISOString();
-    const transaction = await deps.transactions.get(refund.transactionReference);
-    if (!transaction) throw new Error(`Transaction ${refund.transactionReference} of refund ${refund.reference} is missing`);
-    const after = result ? resolveRefund(refund, result, now) : { ...refund, updatedAt: at };
-    const entries = [...(reconciled ? [entry(at, 'refund_reconciled', `${refund.reference}: from the bank's record`)] : []), outcomeEntry(after, outcome, at)];
-    const items = deps.refunds.settleItems(after, transaction, entries);
-    if (result) {
-      const totals = after.status === 'succeeded' ? afterRefund(transaction, after.amountMinor) : { amountRefundedMinor: refundedMinor(transaction), status: transaction.status };
-      items.push(outboxPut(deps.config.tableName, transaction.merchantId, refundEvent(after, { ...transaction, status: totals.status }, totals.amountRefundedMinor, at)));
-    }
-    if (idempotency) items.push(idempotency.commit(refundAnswer(after)));
-    try {
-      await deps.charges.commit(items);
-      return after;
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError)) throw error;
-      const current = await deps.refunds.get(refund.transactionReference, refund.reference);
-      if (error instanceof TransactionConditionFailedError && error.index === 0 && current && current.status !== 'pending') {
-        if (idempotency) await deps.charges.commit([idempotency.commit(refundAnswer(current))]);
-        return current;
+  const settled = await retry(
+    policies.refundRace,
+    async (): Promise<{ refund: Refund; byAnother: boolean }> => {
+      const now = deps.clock.now();
+      const at = new Date(now).toISOString();
+      const transaction = await deps.transactions.get(refund.transactionReference);
+      if (!transaction) throw new Error(`Transaction ${refund.transactionReference} of refund ${refund.reference} is missing`);
+      const after = result ? resolveRefund(refund, result, now) : { ...refund, updatedAt: at };
+      const entries = [...(reconciled ? [entry(at, 'refund_reconciled', `${refund.reference}: from the bank's record`)] : []), outcomeEntry(after, outcome, at)];
+      const items = deps.refunds.settleItems(after, transaction, entries);
+      if (result) {
+        const totals = after.status === 'succeeded' ? afterRefund(transaction, after.amountMinor) : { amountRefundedMinor: refundedMinor(transaction), status: transaction.status };
+        items.push(outboxPut(deps.config.tableName, transaction.merchantId, refundEvent(after, { ...transaction, status: totals.status }, totals.amountRefundedMinor, at)));
       }
+      if (idempotency) items.push(idempotency.commit(refundAnswer(after)));
+      try {
+        await deps.charges.commit(items);
+        return { refund: after, byAnother: false };
+      } catch (error) {
+        if (error instanceof TransactionConditionFailedError && error.failed === 'refund') {
+          const current = await deps.refunds.get(refund.transactionReference, refund.reference);
+          if (current && current.status !== 'pending') return { refund: current, byAnother: true };
+        }
+        throw error;
+      }
+    },
+    {
+      isRetryable: (error) => error instanceof ConditionFailedError,
       // The bank has answered; its record stays. A refund still unwritten after the races is settled by a later read.
-      if (race >= MAX_RACES) return refund;
-      await backOff(race);
-    }
-  }
+      onExhausted: () => ({ refund, byAnother: false }),
+    },
+  );
+  if (settled.byAnother && idempotency) await deps.charges.commit([idempotency.commit(refundAnswer(settled.refund))]);
+  return settled.refund;
 }
 
 /**

@@ -10,11 +10,13 @@ import { chargeEvent, resolveTransaction, toMerchantTransaction, traced, type Tr
 import type { Deps } from '../deps.ts';
 import type { GatewayOutcome } from '../gateways/payment-gateway.ts';
 import type { IdempotencyContext } from '../http/handler-types.ts';
-import { TransactionConditionFailedError } from '../store/conditions.ts';
+import { policies } from '../retry/policies.ts';
+import { retry } from '../retry/retry.ts';
+import { named, TransactionConditionFailedError } from '../store/conditions.ts';
 import { outboxPut } from '../store/outbox.ts';
 import { chargeEntryItem } from '../store/payment-index.ts';
 import { rejection } from './charge-steps.ts';
-import { backOff, isTransactionConflict, MAX_LOST_WRITES } from './session-contention.ts';
+import { isTransactionConflict } from './session-contention.ts';
 import { bankRecord, RECONCILE_AFTER_MS } from './stale-attempts.ts';
 
 /** The answer of POST /v1/charges: 200 with the result, 202 while pending; the transaction plus its svcToken. */
@@ -66,26 +68,31 @@ export async function settleServerCharge(
   const settled = resolved ?? traced(asked, 'bank_no_answer', now, outcome.kind === 'unknown' ? outcome.detail : undefined);
   const needsVerification = result?.status === 'declined' && result.errorCode === PROCESSOR_CODES.AUTHENTICATION_REQUIRED;
   let card: StoredCard | null = needsVerification ? await deps.cards.get(stored.svcToken!) : null;
-  for (let lost = 1; ; lost++) {
-    const items = [deps.transactions.putItem(settled, { replacing: stored }), chargeEntryItem(deps.config.tableName, settled)];
-    if (resolved) items.push(outboxPut(deps.config.tableName, stored.merchantId, chargeEvent(resolved, at)));
-    const cardIndex = items.length;
-    if (card && card.gatewayAuthStatus !== 'requires_authentication') {
-      const marked: StoredCard = { ...card, gatewayAuthStatus: 'requires_authentication', version: card.version + 1 };
-      items.push(deps.cards.updateItem(marked, card.version), deps.cards.event(stored.merchantId, authenticationExpiredEvent(marked, stored.reference, at)));
-    }
-    if (idempotency) items.push(idempotency.commit(serverChargeAnswer(settled)));
-    try {
-      await deps.charges.commit(items);
-      return settled;
-    } catch (error) {
-      if (error instanceof TransactionConditionFailedError && error.index === 0) return answerSettledMeanwhile(deps, stored, idempotency, error);
-      // The bank has answered: a card changed meanwhile (a notice, a delete) must not lose that answer. Decide again on it.
-      const changed = isTransactionConflict(error) || (error instanceof TransactionConditionFailedError && error.index === cardIndex);
-      if (!changed || lost >= MAX_LOST_WRITES) throw error;
-      await backOff(lost);
-      if (card) card = await deps.cards.get(card.svcToken);
-    }
+  try {
+    await retry(
+      policies.settlementContention,
+      async () => {
+        const items = [named('transaction', deps.transactions.putItem(settled, { replacing: stored })), chargeEntryItem(deps.config.tableName, settled)];
+        if (resolved) items.push(outboxPut(deps.config.tableName, stored.merchantId, chargeEvent(resolved, at)));
+        if (card && card.gatewayAuthStatus !== 'requires_authentication') {
+          const marked: StoredCard = { ...card, gatewayAuthStatus: 'requires_authentication', version: card.version + 1 };
+          items.push(named('card', deps.cards.updateItem(marked, card.version)), deps.cards.event(stored.merchantId, authenticationExpiredEvent(marked, stored.reference, at)));
+        }
+        if (idempotency) items.push(idempotency.commit(serverChargeAnswer(settled)));
+        await deps.charges.commit(items);
+      },
+      {
+        // The bank has answered: a card changed meanwhile (a notice, a delete) must not lose that answer. Decide again on it.
+        isRetryable: (error) => isTransactionConflict(error) || (error instanceof TransactionConditionFailedError && error.failed === 'card'),
+        beforeRetry: async () => {
+          if (card) card = await deps.cards.get(card.svcToken);
+        },
+      },
+    );
+    return settled;
+  } catch (error) {
+    if (error instanceof TransactionConditionFailedError && error.failed === 'transaction') return answerSettledMeanwhile(deps, stored, idempotency, error);
+    throw error;
   }
 }
 

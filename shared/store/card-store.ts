@@ -3,7 +3,7 @@ import type { EventEnvelope } from '../domain/events.ts';
 import type { GatewayId } from '../domain/merchant.ts';
 import type { Mode } from '../domain/session-state.ts';
 import type { StoredCard } from '../domain/stored-card.ts';
-import { conditional, itemDoesNotExist } from './conditions.ts';
+import { conditional, itemDoesNotExist, named } from './conditions.ts';
 import { itemMapper } from './item-mapper.ts';
 import { keys } from './keys.ts';
 import { outboxPut } from './outbox.ts';
@@ -96,7 +96,7 @@ export function createCardStore(db: DynamoDBDocumentClient, tableName: string): 
             : { ConditionExpression: itemDoesNotExist }),
         },
       };
-      return [match, { Put: { TableName: tableName, Item: cardItems.toItem(card), ConditionExpression: itemDoesNotExist } }];
+      return [named('cardMatch', match), { Put: { TableName: tableName, Item: cardItems.toItem(card), ConditionExpression: itemDoesNotExist } }];
     },
 
     updateItem(card, expectedVersion) {
@@ -111,7 +111,7 @@ export function createCardStore(db: DynamoDBDocumentClient, tableName: string): 
     },
 
     async commit(items) {
-      await conditional(() => db.send(new TransactWriteCommand({ TransactItems: items })));
+      await conditional(() => db.send(new TransactWriteCommand({ TransactItems: items })), items);
     },
 
     async list(merchantId, mode, customerRef) {

@@ -2,7 +2,7 @@ import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-
 import type { EventEnvelope } from '../domain/events.ts';
 import type { Session } from '../domain/session.ts';
 import type { Transaction } from '../domain/transaction.ts';
-import { ConditionFailedError, conditional } from './conditions.ts';
+import { ConditionFailedError, conditional, named } from './conditions.ts';
 import { keys } from './keys.ts';
 import { outboxPut } from './outbox.ts';
 import { sessionEntryItem } from './payment-index.ts';
@@ -23,8 +23,8 @@ export interface AttemptStep {
 const CHANGED_BY_ATTEMPTS = ['status', 'closedReason', 'closedAt', 'failureCount', 'attemptCount', 'lastTransaction'] as const;
 
 /**
- * The writes of charge attempts. Every step is one TransactWriteItems whose first item checks the session's
- * version, so two requests can never both move a session: the loser gets ConditionFailedError.
+ * The writes of charge attempts. Every step is one TransactWriteItems with the session's version check (named
+ * 'session'), so two requests can never both move a session: the loser gets ConditionFailedError.
  *
  * @example
  * const items = charges.stepItems(step);
@@ -67,7 +67,7 @@ export function createChargeStore(db: DynamoDBDocumentClient, tableName: string,
   return {
     stepItems(step) {
       return [
-        sessionUpdate(step.before, step.after, step.newTransaction ? step.transaction.reference : null),
+        named('session', sessionUpdate(step.before, step.after, step.newTransaction ? step.transaction.reference : null)),
         transactions.putItem(step.transaction, { isNew: step.newTransaction ?? false }),
         ...step.events.map((event) => outboxPut(tableName, step.before.merchantId, event)),
         sessionEntryItem(tableName, step.after),
@@ -75,7 +75,7 @@ export function createChargeStore(db: DynamoDBDocumentClient, tableName: string,
     },
     async commit(items) {
       try {
-        await conditional(() => db.send(new TransactWriteCommand({ TransactItems: items })));
+        await conditional(() => db.send(new TransactWriteCommand({ TransactItems: items })), items);
       } catch (error) {
         // Another transaction touching the same session at that instant: the same lost race as a failed version check.
         if (isTransactionConflict(error)) throw new ConditionFailedError(undefined, { cause: error });

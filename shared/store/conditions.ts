@@ -13,10 +13,46 @@ export class ConditionFailedError extends Error {
 }
 
 /**
- * Runs a write and turns a lost condition into ConditionFailedError (with the old item where asked for);
- * every other error passes through.
+ * The conditions of a transaction a caller may want to tell apart when it is cancelled. A name, not a position: items
+ * can be added, dropped or reordered without changing what a caller decides.
  */
-export async function conditional<T>(write: () => Promise<T>): Promise<T> {
+export type ConditionName =
+  /** The session's version check, on every step of a checkout attempt. */
+  | 'session'
+  /** A server-to-server charge still as it was read (status, trace length). */
+  | 'transaction'
+  /** A stored card still at the version that was read. */
+  | 'card'
+  /** The first write that stores an approved card: a simultaneous approval of the same card makes it fail. */
+  | 'cardMatch'
+  /** A refund that must still be pending, or must not exist yet. */
+  | 'refund'
+  /** The transaction's refunded and reserved sums, still what the refund was decided from. */
+  | 'refundSums';
+
+const conditionName = Symbol('conditionName');
+
+/**
+ * Names a transaction item's condition: a cancelled transaction then says which one failed
+ * (TransactionConditionFailedError.failed). The name is a hidden symbol key: the SDK never sends it, and the item
+ * compares equal to the unnamed one.
+ *
+ * @example
+ * const items = [named('session', sessionUpdate), outboxPut(tableName, merchantId, event)];
+ * await conditional(() => db.send(new TransactWriteCommand({ TransactItems: items })), items);
+ * // catch: if (error instanceof TransactionConditionFailedError && error.failed === 'session') …
+ */
+export function named<I extends object>(name: ConditionName, item: I): I {
+  return Object.defineProperty({ ...item }, conditionName, { value: name, enumerable: false });
+}
+
+const nameOf = (item: object | undefined): ConditionName | null => (item as { [conditionName]?: ConditionName } | undefined)?.[conditionName] ?? null;
+
+/**
+ * Runs a write and turns a lost condition into ConditionFailedError (with the old item where asked for);
+ * every other error passes through. `items`: the transaction's items, so a failed one is reported by its name.
+ */
+export async function conditional<T>(write: () => Promise<T>, items: readonly object[] = []): Promise<T> {
   try {
     return await write();
   } catch (error) {
@@ -27,7 +63,7 @@ export async function conditional<T>(write: () => Promise<T>): Promise<T> {
       const reasons = error.CancellationReasons ?? [];
       const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
       if (failed >= 0) {
-        throw new TransactionConditionFailedError(failed, reasons[failed]?.Item, { cause: error });
+        throw new TransactionConditionFailedError(nameOf(items[failed]), failed, reasons[failed]?.Item, { cause: error });
       }
       if (reasons.some((r) => r.Code === 'TransactionConflict')) throw new TransactionConflictError({ cause: error });
     }
@@ -36,9 +72,12 @@ export async function conditional<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A transaction was cancelled because the condition of item `index` failed. */
+/**
+ * A transaction was cancelled because a condition failed: `failed` names it (null for an unnamed item). Decide on
+ * the name; `index`, the item's position, is for logs only.
+ */
 export class TransactionConditionFailedError extends ConditionFailedError {
-  constructor(readonly index: number, existingRaw?: unknown, options?: { cause?: unknown }) {
+  constructor(readonly failed: ConditionName | null, readonly index: number, existingRaw?: unknown, options?: { cause?: unknown }) {
     super(existingRaw as Record<string, unknown> | undefined, options);
     this.name = 'TransactionConditionFailedError';
   }

@@ -1,7 +1,7 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterRefund, refundedMinor, type Refund } from '../domain/refund.ts';
 import type { TraceEntry, Transaction } from '../domain/transaction.ts';
-import { itemDoesNotExist } from './conditions.ts';
+import { itemDoesNotExist, named } from './conditions.ts';
 import { itemMapper } from './item-mapper.ts';
 import { keys } from './keys.ts';
 import { chargeEntryItem } from './payment-index.ts';
@@ -21,15 +21,15 @@ export interface RefundStore {
   /** Oldest first. */
   list(transactionReference: string): Promise<Refund[]>;
   /**
-   * The refund written pending and its amount taken from what remains of the transaction, in one write: item 0 (the
-   * transaction) fails its condition when the transaction is no longer approved or too little remains; item 1 when
-   * the refund exists already.
+   * The refund written pending and its amount taken from what remains of the transaction, in one write: 'refundSums'
+   * (the transaction) fails its condition when the transaction is no longer approved or too little remains; 'refund'
+   * when the refund exists already.
    */
   reserveItems(transaction: Transaction, refund: Refund, entry: TraceEntry): TransactItem[];
   /**
-   * The refund as the bank decided it (or still pending) over the stored refund, which must still be pending (item
-   * 0). A success adds to amountRefundedMinor and sets the transaction's status (item 1 checks the running total it
-   * was computed from, as read in `transaction`); a failure gives its reservation back.
+   * The refund as the bank decided it (or still pending) over the stored refund, which must still be pending
+   * ('refund'). A success adds to amountRefundedMinor and sets the transaction's status ('refundSums' checks the
+   * running total it was computed from, as read in `transaction`); a failure gives its reservation back.
    */
   settleItems(after: Refund, transaction: Transaction, entries: TraceEntry[]): TransactItem[];
 }
@@ -69,22 +69,25 @@ export function createRefundStore(db: DynamoDBDocumentClient, tableName: string)
 
     reserveItems(transaction, refund, entry) {
       return [
-        transactionUpdate(
-          transaction,
-          '#reserved = if_not_exists(#reserved, :zero) + :amount',
-          `${isApproved} AND ${noMoreReservedThan}`,
-          { '#status': 'status', '#reserved': 'amountReservedMinor' },
-          { ':approved': 'approved', ':zero': 0, ':amount': refund.amountMinor, ':maxReserved': transaction.amountMinor - refund.amountMinor },
-          [entry],
+        named(
+          'refundSums',
+          transactionUpdate(
+            transaction,
+            '#reserved = if_not_exists(#reserved, :zero) + :amount',
+            `${isApproved} AND ${noMoreReservedThan}`,
+            { '#status': 'status', '#reserved': 'amountReservedMinor' },
+            { ':approved': 'approved', ':zero': 0, ':amount': refund.amountMinor, ':maxReserved': transaction.amountMinor - refund.amountMinor },
+            [entry],
+          ),
         ),
-        { Put: { ...put(refund), ConditionExpression: itemDoesNotExist } },
+        named('refund', { Put: { ...put(refund), ConditionExpression: itemDoesNotExist } }),
       ];
     },
 
     settleItems(after, transaction, entries) {
-      const refundItem: TransactItem = {
+      const refundItem: TransactItem = named('refund', {
         Put: { ...put(after), ConditionExpression: refundStillPending, ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':pending': 'pending' } },
-      };
+      });
       if (after.status === 'pending') return [refundItem, transactionUpdate(transaction, null, undefined, {}, {}, entries)];
       if (after.status === 'failed') {
         return [refundItem, transactionUpdate(transaction, '#reserved = #reserved - :amount', undefined, { '#reserved': 'amountReservedMinor' }, { ':amount': after.amountMinor }, entries)];
@@ -93,13 +96,16 @@ export function createRefundStore(db: DynamoDBDocumentClient, tableName: string)
       const change = afterRefund(transaction, after.amountMinor);
       return [
         refundItem,
-        transactionUpdate(
-          transaction,
-          '#refunded = :total, #status = :next',
-          `${isApproved} AND ${refundedStill(refundedBefore)}`,
-          { '#status': 'status', '#refunded': 'amountRefundedMinor' },
-          { ':approved': 'approved', ':before': refundedBefore, ':total': change.amountRefundedMinor, ':next': change.status },
-          entries,
+        named(
+          'refundSums',
+          transactionUpdate(
+            transaction,
+            '#refunded = :total, #status = :next',
+            `${isApproved} AND ${refundedStill(refundedBefore)}`,
+            { '#status': 'status', '#refunded': 'amountRefundedMinor' },
+            { ':approved': 'approved', ':before': refundedBefore, ':total': change.amountRefundedMinor, ':next': change.status },
+            entries,
+          ),
         ),
         // A server-to-server charge is a row of the payments list, showing its status (a session's row shows the session's).
         ...(transaction.sessionReference ? [] : [chargeEntryItem(tableName, { ...transaction, status: change.status })]),

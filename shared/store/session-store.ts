@@ -38,10 +38,10 @@ export function createSessionStore(db: DynamoDBDocumentClient, tableName: string
   return {
     async create(session, alsoWrite = []) {
       const put = { TableName: tableName, Item: sessionItems.toItem(session), ConditionExpression: itemDoesNotExist };
-      // The payments list's entry is written with the session, so the list shows it as soon as it exists; it goes
-      // last, so the caller's items keep their indexes (1, 2, ...) in a cancelled transaction's reasons.
+      // The payments list's entry is written with the session, so the list shows it as soon as it exists. A caller
+      // tells its own items apart by name (named()), wherever they stand.
       const items = [{ Put: put }, ...alsoWrite, sessionEntryItem(tableName, session)];
-      await conditional(() => db.send(new TransactWriteCommand({ TransactItems: items })));
+      await conditional(() => db.send(new TransactWriteCommand({ TransactItems: items })), items);
     },
 
     async get(reference) {

@@ -3,7 +3,7 @@ import { sessionExpiredEvent } from '../../shared/domain/events.ts';
 import { newSession, type Session } from '../../shared/domain/session.ts';
 import type { ClosedReason, Mode, SessionStatus } from '../../shared/domain/session-state.ts';
 import { newId, prefixedId, randomToken } from '../../shared/ids.ts';
-import { ConditionFailedError, TransactionConditionFailedError } from '../../shared/store/conditions.ts';
+import { ConditionFailedError, named, TransactionConditionFailedError } from '../../shared/store/conditions.ts';
 import { createOutboxReader } from '../../shared/store/outbox.ts';
 import { createSessionStore } from '../../shared/store/session-store.ts';
 import { testConnection, testDb } from '../support/dynamo.ts';
@@ -65,12 +65,12 @@ describe('SessionStore', () => {
     it('writes nothing when an item written with the session fails its condition', async () => {
       // prepare: the companion item is a condition on something that does not exist
       const session = aSession(newMerchantId());
-      const failing = { ConditionCheck: { TableName: tableName, Key: { pk: `MISSING#${randomToken(12)}`, sk: 'MISSING' }, ConditionExpression: 'attribute_exists(pk)' } };
+      const failing = named('cardMatch', { ConditionCheck: { TableName: tableName, Key: { pk: `MISSING#${randomToken(12)}`, sk: 'MISSING' }, ConditionExpression: 'attribute_exists(pk)' } });
       // act
       const create = store.create(session, [failing]);
       // assess
       await expect(create).rejects.toBeInstanceOf(TransactionConditionFailedError);
-      await expect(create).rejects.toMatchObject({ index: 1 });
+      await expect(create).rejects.toMatchObject({ index: 1, failed: 'cardMatch' });
       expect(await store.get(session.reference)).toBeNull();
       expect((await store.list(session.merchantId, 'test', { page: 1, pageSize: 10, now: T0 })).total).toBe(0);
     });

@@ -4,6 +4,8 @@
  * did not answer (refused or dropped connection).
  */
 import { GatewayTimeoutError, GatewayUnavailableError } from '../../gateways/payment-gateway.ts';
+import { policies } from '../../retry/policies.ts';
+import { retry } from '../../retry/retry.ts';
 import { formEncode, STRIPE_API_VERSION } from './wire.ts';
 
 export interface StripeCall {
@@ -25,8 +27,6 @@ export interface StripeReply {
   /** Stripe's Idempotent-Replayed header: the answer is the stored one of the key's first request. */
   replayed: boolean;
 }
-
-const RETRY_DELAY_MS = 100;
 
 export type StripeTransport = (call: StripeCall) => Promise<StripeReply>;
 
@@ -80,15 +80,10 @@ export function stripeTransport(options: { baseUrl: string; timeoutMs: number })
     return { status: response.status, body: parsed, replayed: response.headers.get('idempotent-replayed') === 'true' };
   };
 
-  return async (call) => {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const reply = await once(call);
-        if (reply.status < 500 || attempt >= (call.retries ?? 0)) return reply;
-      } catch (error) {
-        if (attempt >= (call.retries ?? 0) || !(error instanceof GatewayUnavailableError)) throw error;
-      }
-      await new Promise((r) => setTimeout(r, RETRY_DELAY_MS * (attempt + 1)));
-    }
-  };
+  return (call) =>
+    retry({ ...policies.bankCall, maxAttempts: 1 + (call.retries ?? 0) }, () => once(call), {
+      // Only a call Stripe surely never received; a timeout may have been acted on.
+      isRetryable: (error) => error instanceof GatewayUnavailableError,
+      retryResult: (reply) => reply.status >= 500,
+    });
 }
