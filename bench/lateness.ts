@@ -3,15 +3,14 @@
  * mix), for comparing changes to the sandbox's triggers back to back without the other sections' five minutes.
  * Same settings as the full run (bench/bench-settings.ts); BENCH_LATENESS_RUNS repeats both rounds.
  */
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startBenchEnvironment } from './bench-environment.ts';
+import { startBenchEnvironment, type BenchRequest } from './bench-environment.ts';
 import { benchSettings } from './bench-settings.ts';
 import { routeScenarios, type ScenarioContext } from './route-scenarios.ts';
 import { measureThroughput, THROUGHPUT_MIX } from './throughput.ts';
 import { startTimeliness, type TimelinessRound } from './timeliness.ts';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 const log = (message: string) => process.stderr.write(`[lateness ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 
@@ -33,7 +32,7 @@ async function main() {
     await env.createSessions(ctx.lister, settings.listSessions);
     const receiver = await startTimeliness(env);
     for (let run = 1; run <= runs; run++) {
-      const builders = new Map<string, Parameters<typeof measureThroughput>[1] extends Map<string, infer B> ? B : never>();
+      const builders = new Map<string, () => BenchRequest>();
       for (const { scenario } of THROUGHPUT_MIX) {
         const found = routeScenarios.find((s) => s.label === scenario);
         if (found?.prepare) builders.set(scenario, await found.prepare(ctx, settings.consumingRequests));
