@@ -94,21 +94,29 @@ const TABLE_WRITE = /^(Put|Update|Delete|BatchWrite|TransactWrite)/;
 
 type Loop = (run: ConsumerLoopOptions['run'], nextDueAt?: () => number | undefined) => ConsumerLoop;
 
-/** Records of one stream worker per invocation: Lambda's default BatchSize for a DynamoDB stream (as the stack sets it). */
-const STREAM_BATCH_SIZE = 100;
-
 /**
- * One stream worker, as its own event source mapping in AWS: its records in stream order, one batch at a time (a
- * shard is read in order, and the planner needs a session's INSERT before its MODIFY), whatever the other stream
- * workers are doing; a failed record comes back before the later ones.
+ * The stream workers on the table's stream, one poll at a time (a shard is read in order, and the planner needs a
+ * session's INSERT before its MODIFY). Each worker is its own Lambda in AWS, so they run side by side on a batch.
  */
-function streamWorkerConsumer(deps: Deps, worker: Built, loop: Loop) {
-  const waiting: DynamoDBRecord[] = [];
-  let inFlight: DynamoDBRecord[] = [];
+function streamConsumer(deps: Deps, local: LocalBackground, built: Built[], loop: Loop): ConsumerLoop {
   const retries = new Map<DynamoDBRecord, number>();
   let retryAt = 0;
   let stuckRetryAt = 0;
-  const consumer = loop(async (draining) => {
+  let idlePollMs = FIRST_IDLE_POLL_MS;
+  const runWorker = async (worker: Built, mine: DynamoDBRecord[], retried: Map<DynamoDBRecord, number>) => {
+    const batch = mine.filter((r) => isFor(worker, r));
+    if (batch.length === 0) return;
+    const result = (await worker.invoke({ Records: batch } satisfies DynamoDBStreamEvent)) as { batchItemFailures?: { itemIdentifier: string }[] };
+    for (const failure of result.batchItemFailures ?? []) {
+      const record = batch.find((r) => r.dynamodb?.SequenceNumber === failure.itemIdentifier);
+      if (!record) continue;
+      const count = (retried.get(record) ?? 0) + 1;
+      retries.set(record, count);
+      retryAt = Date.now() + STREAM_RETRY_MS;
+      if (count === MAX_STREAM_RETRIES) deps.logger.error('Stream record could not be handled nor parked; kept and retried', { worker: worker.id, sequenceNumber: failure.itemIdentifier });
+    }
+  };
+  return loop(async (draining) => {
     // drain() retries at once; the background waits STREAM_RETRY_MS between tries, so a short outage does not use them
     // all up. A record past its quick tries waits STUCK_RETRY_MS, and never holds drain() up.
     const due = draining || Date.now() >= retryAt;
@@ -116,58 +124,8 @@ function streamWorkerConsumer(deps: Deps, worker: Built, loop: Loop) {
     const retried = new Map([...retries].filter(([, count]) => (count < MAX_STREAM_RETRIES ? due : stuckDue)));
     if ([...retried.values()].some((count) => count >= MAX_STREAM_RETRIES)) stuckRetryAt = Date.now() + STUCK_RETRY_MS;
     for (const record of retried.keys()) retries.delete(record);
-    const fresh = waiting.splice(0, STREAM_BATCH_SIZE);
-    inFlight = [...retried.keys(), ...fresh];
-    try {
-      if (inFlight.length > 0) {
-        const result = (await worker.invoke({ Records: inFlight } satisfies DynamoDBStreamEvent)) as { batchItemFailures?: { itemIdentifier: string }[] };
-        for (const failure of result.batchItemFailures ?? []) {
-          const record = inFlight.find((r) => r.dynamodb?.SequenceNumber === failure.itemIdentifier);
-          if (!record) continue;
-          const count = (retried.get(record) ?? 0) + 1;
-          retries.set(record, count);
-          retryAt = Date.now() + STREAM_RETRY_MS;
-          if (count === MAX_STREAM_RETRIES) deps.logger.error('Stream record could not be handled nor parked; kept and retried', { worker: worker.id, sequenceNumber: failure.itemIdentifier });
-        }
-      }
-    } catch (error) {
-      // Not handled at all: the batch waits for its retry, ahead of what came since.
-      for (const record of inFlight) retries.set(record, (retried.get(record) ?? 0) + 1);
-      retryAt = Date.now() + STREAM_RETRY_MS;
-      throw error;
-    } finally {
-      inFlight = [];
-    }
-    if (fresh.length > 0) return { worked: true };
-    if (retries.size === 0) return { worked: false };
-    const nextRetry = [...retries.values()].some((count) => count < MAX_STREAM_RETRIES) ? retryAt : stuckRetryAt;
-    return { worked: false, againInMs: Math.max(0, nextRetry - Date.now()) };
-  });
-  return {
-    consumer,
-    /** Hands over this worker's share of a poll and wakes it. */
-    take(records: DynamoDBRecord[]) {
-      const mine = records.filter((r) => isFor(worker, r));
-      if (mine.length === 0) return;
-      waiting.push(...mine);
-      consumer.wake();
-    },
-    /** Records read but not handled yet: the stream's checkpoint stays before them. */
-    unfinished: (): DynamoDBRecord[] => [...waiting, ...inFlight, ...retries.keys()],
-  };
-}
-
-/**
- * The table's stream, polled for all stream workers: each poll's records go to every stream worker's own loop, so a
- * slow worker (the planner writing a schedule per new session) holds back only its own next batch, as in AWS where
- * each is its own Lambda with its own event source mapping. The checkpoint moves past a record once every worker has
- * handled it.
- */
-function streamConsumer(deps: Deps, local: LocalBackground, built: Built[], loop: Loop): ConsumerLoop[] {
-  const streamWorkers = built.filter((w) => w.definition.trigger.kind === 'stream').map((w) => streamWorkerConsumer(deps, w, loop));
-  let idlePollMs = FIRST_IDLE_POLL_MS;
-  const poller = loop(async () => {
-    const mine = (await local.streams.poll()).filter((r) => {
+    const records = [...(await local.streams.poll()), ...retried.keys()];
+    const mine = records.filter((r) => {
       const merchantId = merchantOf(r);
       // A record naming a merchant, a parked stream record's replay request included, is its owner's alone: another
       // sandbox on the table would replay it without the owner's faults or fixes. A parked queue message names no
@@ -176,17 +134,17 @@ function streamConsumer(deps: Deps, local: LocalBackground, built: Built[], loop
       return built.some((w) => replayRequestOf(w.id as WorkerId, r) !== null);
     });
     for (const record of mine) for (const worker of built) await replayQueueMessage(deps, worker, record);
-    for (const worker of streamWorkers) worker.take(mine);
-    await local.streams.commit(streamWorkers.flatMap((w) => w.unfinished()));
+    await Promise.all(built.filter((w) => w.definition.trigger.kind === 'stream').map((w) => runWorker(w, mine, retried)));
+    await local.streams.commit(retries.keys());
     if (mine.length > 0) {
       idlePollMs = FIRST_IDLE_POLL_MS;
       return { worked: true };
     }
-    const againInMs = idlePollMs;
+    const nextRetry = [...retries.values()].some((count) => count < MAX_STREAM_RETRIES) ? retryAt : stuckRetryAt;
+    const againInMs = retries.size > 0 ? Math.min(idlePollMs, Math.max(0, nextRetry - Date.now())) : idlePollMs;
     idlePollMs = Math.min(IDLE_POLL_MS, idlePollMs * 2);
     return { worked: false, againInMs };
   });
-  return [poller, ...streamWorkers.map((w) => w.consumer)];
 }
 
 /**
@@ -281,19 +239,19 @@ export async function startBackgroundRunner(deps: Deps, local: LocalBackground):
   const onError = (error: unknown) => deps.logger.error('Background step failed', { error: error as Error });
   const loop: Loop = (run, nextDueAt) => new ConsumerLoop({ run, nextDueAt, clock: deps.clock, onError });
 
-  const [stream, ...streamWorkers] = streamConsumer(deps, local, built, loop);
+  const stream = streamConsumer(deps, local, built, loop);
   // As the stream trigger in AWS, a write through the sandbox's own client is read at once; other writers (the
   // admin CLI, another sandbox on the table) are found by the idle polls.
   deps.db.middlewareStack.add(
     (next, context) => async (args) => {
       const output = await next(args);
-      if (TABLE_WRITE.test(context.commandName ?? '')) stream!.wake();
+      if (TABLE_WRITE.test(context.commandName ?? '')) stream.wake();
       return output;
     },
     { step: 'initialize', name: 'wakeLocalStreamReader' },
   );
   const queues = built.flatMap((worker) => (worker.definition.trigger.kind === 'queue' ? [queueConsumer(local.queues[worker.definition.trigger.queue], worker, loop, onError)] : []));
-  const loops = [stream!, ...streamWorkers, scheduleConsumer(local, built, loop), dailyConsumer(deps, built, loop), ...queues.map((q) => q.consumer)];
+  const loops = [stream, scheduleConsumer(local, built, loop), dailyConsumer(deps, built, loop), ...queues.map((q) => q.consumer)];
 
   const clockCheck = setInterval(() => loops.forEach((l) => l.checkClock()), CLOCK_CHECK_MS);
   loops.forEach((l) => l.wake());

@@ -30,11 +30,10 @@ export class StreamReader {
   private readonly iterators = new Map<string, string | null>();
   /** Per shard, the last record polled and the last one saved. */
   private readonly polled = new Map<string, string>();
-  /** Per shard, the records polled since its last save, in stream order: the checkpoint may stop between them. */
-  private readonly sinceSaved = new Map<string, string[]>();
   private readonly committed = new Map<string, string>();
   /** Shards polled past a record other than a checkpoint write: saving only these keeps our own writes from looping. */
   private readonly unsaved = new Set<string>();
+  private readonly shardOf = new WeakMap<DynamoDBRecord, string>();
   private streamArn = '';
   private shardsListedAt = 0;
   private shardClosed = false;
@@ -64,21 +63,17 @@ export class StreamReader {
   }
 
   /**
-   * Saves, per shard, the last record polled before the first one still unfinished (waiting for its worker, or for
-   * its retry): those are read again after a restart (at least once; the workers are idempotent).
+   * Saves, per shard, the last record polled as handled, except in shards where a record still waits for its
+   * retry: those are read again after a restart (at least once; the workers are idempotent).
    */
   async commit(unfinished: Iterable<DynamoDBRecord>): Promise<void> {
-    const held = new Set([...unfinished].map((r) => r.dynamodb?.SequenceNumber));
+    const held = new Set([...unfinished].map((r) => this.shardOf.get(r)));
     for (const shardId of this.unsaved) {
-      const polled = this.sinceSaved.get(shardId) ?? [];
-      const firstHeld = polled.findIndex((sequenceNumber) => held.has(sequenceNumber));
-      const upTo = firstHeld === -1 ? polled.length : firstHeld;
-      const sequenceNumber = polled[upTo - 1];
-      if (!sequenceNumber) continue;
+      const sequenceNumber = this.polled.get(shardId);
+      if (held.has(shardId) || !sequenceNumber) continue;
       await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...this.checkpointKey(shardId), type: 'local_stream_checkpoint', sequenceNumber } }));
       this.committed.set(shardId, sequenceNumber);
-      this.sinceSaved.set(shardId, polled.slice(upTo));
-      if (firstHeld === -1) this.unsaved.delete(shardId);
+      this.unsaved.delete(shardId);
     }
   }
 
@@ -95,11 +90,9 @@ export class StreamReader {
         if (!page.NextShardIterator) this.shardClosed = true;
         for (const record of page.Records ?? []) {
           const lambdaRecord = this.toLambdaRecord(record);
+          this.shardOf.set(lambdaRecord, shardId);
           const sequenceNumber = record.dynamodb?.SequenceNumber;
-          if (sequenceNumber) {
-            this.polled.set(shardId, sequenceNumber);
-            this.sinceSaved.set(shardId, this.sinceSaved.get(shardId) ?? []).get(shardId)!.push(sequenceNumber);
-          }
+          if (sequenceNumber) this.polled.set(shardId, sequenceNumber);
           if (!(record.dynamodb?.Keys?.pk?.S ?? '').startsWith(CHECKPOINT_PREFIX)) this.unsaved.add(shardId);
           out.push(lambdaRecord);
         }
