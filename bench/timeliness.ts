@@ -19,6 +19,8 @@ export interface LatenessStats {
   received: number;
   /** Expected but not received within the wait. */
   missing: number;
+  /** Where the time went, per stage: its p50 and p99 in ms. */
+  stages?: Record<string, { p50Ms: number; p99Ms: number }>;
 }
 
 export type TimelinessRound = Record<TimedEvent, LatenessStats>;
@@ -36,7 +38,8 @@ export interface Receipt {
  * session.expired and charge.approved webhooks arrive, on the sandbox clock:
  * - charge.approved: from the event's createdAt (when the approval was committed) to its arrival;
  * - session.expired: sessions of SHORT_SESSION_MINUTES are crossed by moving the clock; from that moment (the
- *   latest the expiry was due) to the arrival.
+ *   latest the expiry was due) to the arrival; split into `closed` (the jump to the event's createdAt: schedule,
+ *   hand-over, queue, close) and `delivered` (createdAt to the arrival: stream, dispatch, queue, send).
  */
 export async function startTimeliness(env: BenchEnvironment): Promise<{ round(samples: number): Promise<TimelinessRound>; stop(): Promise<void> }> {
   const receipts: Receipt[] = [];
@@ -98,9 +101,19 @@ export async function startTimeliness(env: BenchEnvironment): Promise<{ round(sa
         const s = percentiles(lateness);
         return { p50Ms: s.p50, p99Ms: s.p99, maxMs: s.max, received: lateness.length, missing: samples - lateness.length };
       };
+      const stage = (lateness: number[]) => {
+        const s = percentiles(lateness);
+        return { p50Ms: s.p50, p99Ms: s.p99 };
+      };
       return {
         'charge.approved': stats(approved.map((r) => r.receivedAt - Date.parse(r.createdAt))),
-        'session.expired': stats(expired.map((r) => r.receivedAt - dueAt)),
+        'session.expired': {
+          ...stats(expired.map((r) => r.receivedAt - dueAt)),
+          stages: {
+            closed: stage(expired.map((r) => Date.parse(r.createdAt) - dueAt)),
+            delivered: stage(expired.map((r) => r.receivedAt - Date.parse(r.createdAt))),
+          },
+        },
       };
     },
     stop: () => new Promise((r) => receiver.close(() => r())),

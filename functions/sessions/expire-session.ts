@@ -1,12 +1,9 @@
-import { sessionExpiredEvent } from '../../shared/domain/events.ts';
-import { GATEWAYS } from '../../shared/domain/merchant.ts';
 import { stateOf, toSessionResource } from '../../shared/domain/session.ts';
 import { decideMerchantExpire } from '../../shared/domain/session-state.ts';
 import { ConflictError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { SessionReferenceParamsSchema, SessionSchema } from '../../shared/schemas/session-schemas.ts';
-import { ConditionFailedError } from '../../shared/store/conditions.ts';
-import { closeWithProcessor } from '../../shared/payments/processor-payments.ts';
+import { closeSession } from '../../shared/payments/close-session.ts';
 import { findSession } from './session-access.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
@@ -16,9 +13,6 @@ const REJECTIONS = {
   session_completed: 'This session is already paid (completed) and cannot be expired.',
   charge_in_flight: 'A charge is in flight on this session. Retry once it is resolved; a rejected charge makes the session expirable.',
 } as const;
-
-/** Races with a charge are settled by the conditional write: the loser reads again and decides again. */
-const MAX_DECISIONS = 3;
 
 export const { build, handler, schemas, parts } = defineApiHandler(
   'expireSession',
@@ -34,24 +28,18 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     },
   },
   async (req, deps) => {
-    let session = await findSession(deps, req.auth, req.params.reference, { anyMode: true });
-    for (let attempt = 1; ; attempt++) {
-      const decision = decideMerchantExpire(stateOf(session), req.now, req.auth.mode);
-      if (decision.kind === 'reject') throw new ConflictError(decision.code, REJECTIONS[decision.code]);
-      if (decision.kind === 'unchanged') break;
-      const closedAt = new Date(req.now).toISOString();
-      try {
-        session =
-          GATEWAYS[session.gateway].pendingPayments
-            ? await closeWithProcessor(deps, req.auth.merchant, session, decision.reason, req.now)
-            : await deps.sessions.close(session, decision.reason, closedAt, sessionExpiredEvent(session, decision.reason, closedAt));
-        break;
-      } catch (error) {
-        if (!(error instanceof ConditionFailedError) || attempt >= MAX_DECISIONS) throw error;
-        session = await findSession(deps, req.auth, req.params.reference, { anyMode: true });
-      }
-    }
-    return { statusCode: 200, body: toSessionResource(session, req.now, deps.config.checkoutBaseUrl) };
+    const result = await closeSession(deps, {
+      read: () => findSession(deps, req.auth, req.params.reference, { anyMode: true }),
+      decide: async (session) => {
+        const decision = decideMerchantExpire(stateOf(session), req.now, req.auth.mode);
+        if (decision.kind === 'reject') throw new ConflictError(decision.code, REJECTIONS[decision.code]);
+        return decision.kind === 'unchanged' ? { kind: 'keep', session } : { kind: 'close', reason: decision.reason, session };
+      },
+      merchant: async () => req.auth.merchant,
+      now: req.now,
+    });
+    // findSession answers 404 rather than returning nothing.
+    return { statusCode: 200, body: toSessionResource(result!.session, req.now, deps.config.checkoutBaseUrl) };
   },
   { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
 );

@@ -3,12 +3,10 @@ import type { SQSRecord } from 'aws-lambda';
 import { requireMerchant } from '../../shared/admin/merchant-admin.ts';
 import { defineRecordWorker } from '../../shared/background/define-worker.ts';
 import type { Deps } from '../../shared/deps.ts';
-import { sessionExpiredEvent } from '../../shared/domain/events.ts';
 import { handoverDelaySeconds } from '../../shared/domain/expiry-timing.ts';
-import { stateOf } from '../../shared/domain/session.ts';
+import { stateOf, type Session } from '../../shared/domain/session.ts';
 import { decideTimedExpiry, isFinal, isInFlight } from '../../shared/domain/session-state.ts';
-import { ConditionFailedError } from '../../shared/store/conditions.ts';
-import { closeWithProcessor } from '../../shared/payments/processor-payments.ts';
+import { closeSession } from '../../shared/payments/close-session.ts';
 import { RECONCILE_AFTER_MS, settleStaleAttempt } from '../../shared/payments/stale-attempts.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
@@ -17,9 +15,6 @@ import { queuesFromEnvironment } from '../../shared/background/queues-from-envir
 export interface ExpiryMessage {
   reference: string;
 }
-
-/** A charge racing the expiry changes the session's version; the loser reads again and decides again. */
-const MAX_DECISIONS = 3;
 
 /**
  * The timed expiry: closes the session with reason expired and writes session.expired in the same transaction,
@@ -30,37 +25,32 @@ const MAX_DECISIONS = 3;
  */
 async function expire(record: SQSRecord, deps: Deps): Promise<void> {
   const { reference } = JSON.parse(record.body) as ExpiryMessage;
-  for (let attempt = 1; ; attempt++) {
-    let session = await deps.sessions.get(reference);
-    if (!session) return;
-    const now = deps.clock.now();
-    const expiresAt = Date.parse(session.expiresAt);
-    const merchant = () => requireMerchant(deps.merchants, session!.merchantId);
-    if (isInFlight(session.status) && now >= expiresAt) {
-      session = await settleStaleAttempt(deps, await merchant(), session, now);
-      if (isInFlight(session.status)) {
-        await deps.queues.sessionExpiry.send({ reference } satisfies ExpiryMessage, { delaySeconds: RECONCILE_AFTER_MS / 1000 });
-        return;
+  const now = deps.clock.now();
+  const merchant = (session: Session) => requireMerchant(deps.merchants, session.merchantId);
+  const result = await closeSession(deps, {
+    read: () => deps.sessions.get(reference),
+    decide: async (read) => {
+      let session = read;
+      const expiresAt = Date.parse(session.expiresAt);
+      if (isInFlight(session.status) && now >= expiresAt) {
+        session = await settleStaleAttempt(deps, await merchant(session), session, now);
+        if (isInFlight(session.status)) {
+          await deps.queues.sessionExpiry.send({ reference } satisfies ExpiryMessage, { delaySeconds: RECONCILE_AFTER_MS / 1000 });
+          return { kind: 'keep', session };
+        }
       }
-    }
-    const decision = decideTimedExpiry(stateOf(session), now);
-    if (decision.kind !== 'close') {
+      const decision = decideTimedExpiry(stateOf(session), now);
+      if (decision.kind === 'close') return { kind: 'close', reason: decision.reason, session };
       // Early (clocks differ by a second): come back when it is due.
       if (!isFinal(session.status) && now < expiresAt) {
         await deps.queues.sessionExpiry.send({ reference } satisfies ExpiryMessage, { delaySeconds: handoverDelaySeconds(expiresAt, now) });
       }
-      return;
-    }
-    const closedAt = new Date(now).toISOString();
-    try {
-      if (deps.gateways(session.gateway).cancelPayment) await closeWithProcessor(deps, await merchant(), session, decision.reason, now);
-      else await deps.sessions.close(session, decision.reason, closedAt, sessionExpiredEvent(session, decision.reason, closedAt));
-      deps.metrics.expiry((now - expiresAt) / 1000);
-      return;
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError) || attempt >= MAX_DECISIONS) throw error;
-    }
-  }
+      return { kind: 'keep', session };
+    },
+    merchant,
+    now,
+  });
+  if (result?.closed) deps.metrics.expiry((now - Date.parse(result.session.expiresAt)) / 1000);
 }
 
 export const { build, handler, parts } = defineRecordWorker('expireSessions', EventType.SQS, expire, { parts: [cryptoFromEnvironment, gatewaysFromEnvironment, queuesFromEnvironment] });
