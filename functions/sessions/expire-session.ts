@@ -4,7 +4,7 @@ import { ConflictError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { SessionReferenceParamsSchema, SessionSchema } from '../../shared/schemas/session-schemas.ts';
 import { closeSession } from '../../shared/payments/close-session.ts';
-import { findSession } from './session-access.ts';
+import { findSession } from '../../shared/payments/session-access.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 

@@ -8,11 +8,10 @@ import { GATEWAYS, type Merchant } from '../domain/merchant.ts';
 import type { Session } from '../domain/session.ts';
 import type { ClosedReason } from '../domain/session-state.ts';
 import type { Deps } from '../deps.ts';
+import { policies } from '../retry/policies.ts';
+import { retry } from '../retry/retry.ts';
 import { ConditionFailedError } from '../store/conditions.ts';
 import { closeWithProcessor } from './processor-payments.ts';
-
-/** A charge racing the close changes the session's version; past this many lost writes the error goes to the caller. */
-export const MAX_CLOSE_DECISIONS = 3;
 
 /** What the caller makes of the session it was shown: close it with a reason, or leave it as it is. */
 export type CloseDecision = { kind: 'close'; reason: ClosedReason; session: Session } | { kind: 'keep'; session: Session };
@@ -32,20 +31,21 @@ export interface CloseLoop {
  * again and decides again. Returns the session as left, and whether this call closed it; null when there was none.
  */
 export async function closeSession(deps: Deps, { read, decide, merchant, now }: CloseLoop): Promise<{ session: Session; closed: boolean } | null> {
-  for (let attempt = 1; ; attempt++) {
-    const current = await read();
-    if (!current) return null;
-    const decision = await decide(current);
-    if (decision.kind === 'keep') return { session: decision.session, closed: false };
-    const { session, reason } = decision;
-    const closedAt = new Date(now).toISOString();
-    try {
+  // A charge racing the close changes the session's version: read again and decide again (versionRace).
+  return retry(
+    policies.versionRace,
+    async () => {
+      const current = await read();
+      if (!current) return null;
+      const decision = await decide(current);
+      if (decision.kind === 'keep') return { session: decision.session, closed: false };
+      const { session, reason } = decision;
+      const closedAt = new Date(now).toISOString();
       const closed = GATEWAYS[session.gateway].pendingPayments
         ? await closeWithProcessor(deps, await merchant(session), session, reason, now)
         : await deps.sessions.close(session, reason, closedAt, sessionExpiredEvent(session, reason, closedAt));
       return { session: closed, closed: true };
-    } catch (error) {
-      if (!(error instanceof ConditionFailedError) || attempt >= MAX_CLOSE_DECISIONS) throw error;
-    }
-  }
+    },
+    { isRetryable: (error) => error instanceof ConditionFailedError },
+  );
 }

@@ -6,16 +6,9 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FUNCTIONS = join(ROOT, 'functions');
 
-/**
- * Still in functions/ until the branch rewriting expire-session.ts lands: it imports findSession from here. Move it to
- * shared/payments/ with the other lookups then, and empty this list.
- */
-const NOT_YET_MOVED = new Set(['functions/sessions/session-access.ts']);
-
 const modules = readdirSync(FUNCTIONS, { recursive: true, encoding: 'utf8' })
   .filter((path) => path.endsWith('.ts'))
   .map((path) => relative(ROOT, join(FUNCTIONS, path)))
-  .filter((path) => !NOT_YET_MOVED.has(path))
   .sort();
 
 describe('functions/', () => {

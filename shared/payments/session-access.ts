@@ -1,7 +1,7 @@
-import type { AuthContext } from '../../shared/auth/authenticator.ts';
-import type { Deps } from '../../shared/deps.ts';
-import type { Session } from '../../shared/domain/session.ts';
-import { requireOwned } from '../../shared/auth/ownership.ts';
+import type { AuthContext } from '../auth/authenticator.ts';
+import type { Deps } from '../deps.ts';
+import type { Session } from '../domain/session.ts';
+import { requireOwned } from '../auth/ownership.ts';
 
 /**
  * A session of the caller's merchant, or 404. Another merchant's session is indistinguishable from a missing one.
