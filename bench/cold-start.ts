@@ -1,38 +1,14 @@
-import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { BUNDLING } from '../infra/constructs/service-function.ts';
-import { routes } from '../shared/routes.ts';
-import { workers } from '../shared/workers.ts';
+import { buildFunctionBundles, LAMBDA_BUILD_OPTIONS } from '../infra/function-bundles.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 
-/**
- * esbuild options equal to what NodejsFunction passes for infra/constructs/service-function.ts: its BUNDLING
- * options, the target of its runtime (Node.js 22) and `@aws-sdk/*` external unless bundleAwsSDK, index.mjs as the
- * output. The bundles are written inside the project, so at load time the external SDK resolves from its
- * node_modules, as it does from the runtime's in Lambda: the load time includes loading the SDK.
- */
-export function lambdaBuildOptions(outfile: string): BuildOptions {
-  return {
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node22',
-    format: BUNDLING.format === OutputFormat.CJS ? 'cjs' : 'esm',
-    mainFields: BUNDLING.mainFields,
-    banner: BUNDLING.banner ? { js: BUNDLING.banner } : undefined,
-    minify: BUNDLING.minify,
-    sourcemap: BUNDLING.sourceMap ? 'external' : false,
-    sourcesContent: BUNDLING.sourcesContent,
-    external: BUNDLING.bundleAwsSDK ? [] : ['@aws-sdk/*'],
-    metafile: true,
-    logLevel: 'warning',
-  };
-}
+/** One function's bundle, built as NodejsFunction builds it: bench/ric-init.ts builds its baseline the same way. */
+export const lambdaBuildOptions = (outfile: string): BuildOptions => ({ ...LAMBDA_BUILD_OPTIONS, outfile });
 
 /** The reference: a bundle of nothing but the DynamoDB document client, built the same way (so the SDK loads from node_modules). */
 const BASELINE_SOURCE = "export { DynamoDBClient } from '@aws-sdk/client-dynamodb'; export { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';";
@@ -61,13 +37,13 @@ export interface ColdStartResult {
   functions: (BundleMeasure & { routeId: string; loadRatio: number })[];
 }
 
-function heaviestSources(metafile: Metafile, top = 5): { source: string; bytes: number }[] {
+type Inputs = Metafile['outputs'][string]['inputs'];
+
+function heaviestSources(inputs: Inputs, top = 5): { source: string; bytes: number }[] {
   const bySource = new Map<string, number>();
-  for (const output of Object.values(metafile.outputs)) {
-    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-      const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? '(project code)';
-      bySource.set(pkg, (bySource.get(pkg) ?? 0) + bytesInOutput);
-    }
+  for (const [input, { bytesInOutput }] of Object.entries(inputs)) {
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? '(project code)';
+    bySource.set(pkg, (bySource.get(pkg) ?? 0) + bytesInOutput);
   }
   return [...bySource].sort((a, b) => b[1] - a[1]).slice(0, top).map(([source, bytes]) => ({ source, bytes }));
 }
@@ -88,23 +64,16 @@ function loadOnce(file: string): number {
 /** Bundles every function of the route and worker manifests and the baseline, then times their loads, interleaved so noise hits all alike. */
 export async function measureColdStarts(outDir: string, spawns: number): Promise<ColdStartResult> {
   mkdirSync(outDir, { recursive: true });
-  const targets: { name: string; routeId?: string; file: string; metafile: Metafile }[] = [];
+  const targets: { name: string; routeId?: string; file: string; inputs: Inputs }[] = [];
 
   const baselineFile = join(outDir, 'baseline', 'index.mjs');
   const baselineBuild = await build({
     ...lambdaBuildOptions(baselineFile),
     stdin: { contents: BASELINE_SOURCE, resolveDir: PROJECT_ROOT, loader: 'js' },
   });
-  targets.push({ name: BASELINE_NAME, file: baselineFile, metafile: baselineBuild.metafile! });
+  targets.push({ name: BASELINE_NAME, file: baselineFile, inputs: baselineBuild.metafile!.outputs[relative(process.cwd(), baselineFile)]!.inputs });
 
-  const bundles = await Promise.all(
-    [...Object.entries(routes), ...Object.entries(workers)].map(async ([id, { entry }]) => {
-      const file = join(outDir, id, 'index.mjs');
-      const result = await build({ ...lambdaBuildOptions(file), entryPoints: [resolve(PROJECT_ROOT, entry)] });
-      return { name: entry, routeId: id, file, metafile: result.metafile! };
-    }),
-  );
-  targets.push(...bundles);
+  for (const bundle of await buildFunctionBundles(outDir)) targets.push({ name: bundle.entry, routeId: bundle.id, file: bundle.file, inputs: bundle.inputs });
 
   const times = targets.map(() => [] as number[]);
   for (let i = 0; i < spawns; i++) targets.forEach((t, j) => times[j]!.push(loadOnce(t.file)));
@@ -114,7 +83,7 @@ export async function measureColdStarts(outDir: string, spawns: number): Promise
     routeId: t.routeId,
     bytes: statSync(t.file).size,
     loadMs: median(times[j]!),
-    heaviest: heaviestSources(t.metafile),
+    heaviest: heaviestSources(t.inputs),
   }));
   const [baseline, ...functions] = measures;
   return {

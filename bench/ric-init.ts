@@ -35,7 +35,8 @@ async function initOnce(name: string, file: string): Promise<number> {
   const container = new LambdaContainer({
     name,
     functionArn: `arn:aws:lambda:us-east-1:000000000000:function:${name}`,
-    // Inside the project: the external SDK resolves from its node_modules, as from the runtime's in Lambda.
+    // Inside the project: the SDK and the Powertools layer's packages resolve from its node_modules, as from the
+    // runtime's SDK and /opt/nodejs/node_modules in Lambda, so the init includes loading them.
     taskRoot: dirname(file),
     handler: 'index.handler',
     timeoutSeconds: 10,

@@ -5,6 +5,8 @@ import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayResponses } from '../../infra/gateway-responses.ts';
 import { DASHBOARD_SESSION_KEY_PATTERN } from '../../infra/constructs/data-store.ts';
+import { LAYER_EXTERNALS, LAYER_PACKAGES, lockedVersion, powertoolsLayerParameter } from '../../infra/constructs/powertools-layer.ts';
+import { BUNDLING, ServiceFunction } from '../../infra/constructs/service-function.ts';
 import { addPaymentsStack, type PaymentsStack } from '../../infra/stack.ts';
 import { readServiceConfig } from '../../shared/config.ts';
 import { errorBody } from '../../shared/http/response.ts';
@@ -219,6 +221,30 @@ describe('PaymentsStack', () => {
       const logGroupIds = routeIds.map((routeId) => dev.functionOf(routeId)[1].Properties.LoggingConfig.LogGroup.Ref as string);
       expect(new Set(logGroupIds).size).toBe(routeIds.length);
       for (const id of logGroupIds) expect(dev.resources[id]!.Properties.RetentionInDays).toBe(14);
+    });
+  });
+
+  describe('Powertools layer', () => {
+    it("attaches to every function of the service the layer of the locked Powertools version, its ARN from the release's SSM parameter", () => {
+      const functions = dev.stack.node.findAll().filter((c): c is ServiceFunction => c instanceof ServiceFunction);
+      expect(functions.length).toBeGreaterThan(routeIds.length);
+      const parameters = dev.template.toJSON().Parameters as Record<string, { Type: string; Default: string }>;
+      const version = lockedVersion('@aws-lambda-powertools/tracer');
+      for (const fn of functions) {
+        const layers = dev.of(fn.function)[1].Properties.Layers as { Ref: string }[];
+        expect(layers, fn.node.path).toHaveLength(1);
+        expect(parameters[layers[0]!.Ref]).toEqual({ Type: 'AWS::SSM::Parameter::Value<String>', Default: powertoolsLayerParameter(version) });
+      }
+      expect(powertoolsLayerParameter(version)).toBe(`/aws/service/powertools/typescript/generic/all/${version}`);
+    });
+
+    it('leaves out of the bundles only the runtime SDK and packages the layer holds at their locked version', () => {
+      expect(BUNDLING.externalModules).toEqual(['@aws-sdk/*', ...LAYER_EXTERNALS]);
+      const version = lockedVersion('@aws-lambda-powertools/tracer');
+      for (const name of LAYER_EXTERNALS) {
+        expect(LAYER_PACKAGES).toContain(name);
+        expect(lockedVersion(name), name).toBe(version);
+      }
     });
   });
 

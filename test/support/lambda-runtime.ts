@@ -1,14 +1,18 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LAYER_EXTERNALS } from '../../infra/constructs/powertools-layer.ts';
 
-const PROJECT_SDK = fileURLToPath(new URL('../../node_modules/@aws-sdk', import.meta.url));
+const PROJECT_MODULES = fileURLToPath(new URL('../../node_modules/', import.meta.url));
 
 /**
- * Puts the AWS SDK v3, and nothing else, on the module path of the bundles under `dir` (a CDK assembly directory),
- * as the Lambda runtime does: the functions leave `@aws-sdk/*` to the runtime (infra/constructs/service-function.ts).
+ * Puts on the module path of the bundles under `dir` (a CDK assembly directory) what Lambda gives them, and nothing
+ * else: the AWS SDK v3 of the runtime and the Powertools layer's packages the functions leave out of their bundles
+ * (infra/constructs/service-function.ts), from node_modules.
  */
 export function provideRuntimeSdk(dir: string): void {
-  mkdirSync(join(dir, 'node_modules'), { recursive: true });
-  symlinkSync(PROJECT_SDK, join(dir, 'node_modules', '@aws-sdk'));
+  for (const name of ['@aws-sdk', ...LAYER_EXTERNALS]) {
+    mkdirSync(dirname(join(dir, 'node_modules', name)), { recursive: true });
+    symlinkSync(join(PROJECT_MODULES, name), join(dir, 'node_modules', name));
+  }
 }

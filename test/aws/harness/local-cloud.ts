@@ -7,6 +7,7 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, statSync, symli
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HARNESS_ACCESS_KEY, RecordingEndpoint } from './aws-calls.ts';
+import { provideLayer } from './powertools-layer.ts';
 import { LambdaContainer, type InvocationOutcome } from './runtime-api.ts';
 import type { SdkLayer } from './sdk-layer.ts';
 import { ACCOUNT, REGION, resolveValue, resourcesOfType, type CfnTemplate, type PhysicalIds } from './template.ts';
@@ -23,6 +24,8 @@ export interface TemplateFunction {
   timeoutSeconds: number;
   memoryMb: number;
   environment: Record<string, unknown>;
+  /** Layer ARNs as the template gives them (references to SSM parameters, resolved at deploy). */
+  layers: unknown[];
 }
 
 export interface LocalCloudOptions {
@@ -94,6 +97,8 @@ export class LocalCloud {
     if (!fn) throw new Error(`No Lambda function ${logicalId} in the template`);
     const taskRoot = join(this.root, logicalId, 'task');
     mkdirSync(join(this.root, logicalId), { recursive: true });
+    // Each layer the template attaches, beside this function's task root only: a function without it fails, as in Lambda.
+    for (const arn of resolveValue(fn.layers, this.ids, this.template) as string[]) provideLayer(arn, join(this.root, logicalId));
     cpSync(fn.assetDir, taskRoot, { recursive: true });
     readOnly(taskRoot);
     const templateEnv = resolveValue(fn.environment, this.ids, this.template) as Record<string, string>;
@@ -310,6 +315,7 @@ export function templateFunctions(template: CfnTemplate, assemblyDir: string, id
         timeoutSeconds: r.Properties.Timeout ?? 3,
         memoryMb: r.Properties.MemorySize ?? 128,
         environment: r.Properties.Environment?.Variables ?? {},
+        layers: r.Properties.Layers ?? [],
       };
     });
   function roleOf(role: unknown): string {
