@@ -1,4 +1,5 @@
-import type { Deps } from '../../shared/deps.ts';
+import type { CoreDeps } from '../../shared/deps.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import type { AuthContext } from '../../shared/auth/authenticator.ts';
 import { cardDeletedEvent, toCardResource, type StoredCard } from '../../shared/domain/stored-card.ts';
 import { NotFoundError } from '../../shared/errors.ts';
@@ -14,8 +15,8 @@ const MAX_RACES = 3;
  * DELETE /v1/cards/{svcToken}: a logical delete (past transactions keep pointing at the record). The first one
  * writes status deleted and card.deleted in one transaction; a repeat answers the same card and writes nothing.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'deleteCard',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.deleteCard,
   {
     params: CardTokenParamsSchema,
     responses: { success: { 200: CardSchema }, errors: { 404: 'resource_missing: no card with this token in the merchant and mode.' } },
@@ -34,11 +35,11 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       }
     }
   },
-  { parts: [userTokensFromEnvironment] },
+  { userTokens: userTokensFromEnvironment },
 );
 
 /** Another merchant's card, or the other mode's, is indistinguishable from a missing one. */
-async function findCard(deps: Deps, auth: AuthContext, svcToken: string): Promise<StoredCard> {
+async function findCard(deps: CoreDeps, auth: AuthContext, svcToken: string): Promise<StoredCard> {
   const card = await deps.cards.get(svcToken);
   if (!card || card.merchantId !== auth.merchant.id || card.mode !== auth.mode) throw new NotFoundError('card', 'svcToken');
   return card;

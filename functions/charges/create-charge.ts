@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Deps } from '../../shared/deps.ts';
+import * as manifest from '../../shared/route-manifest.ts';
+import type { CoreDeps } from '../../shared/deps.ts';
 import { GATEWAYS, gatewayModeConflict, type Merchant } from '../../shared/domain/merchant.ts';
 import { cardNumberContext, type StoredCard } from '../../shared/domain/stored-card.ts';
 import { newTransaction, type Transaction } from '../../shared/domain/transaction.ts';
@@ -23,8 +24,8 @@ import { chargeEntryItem } from '../../shared/store/payment-index.ts';
  * The transaction is written pending before the bank is called, so a crash leaves a record to reconcile, and the
  * result, its event and the stored answer go in one transaction.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'createCharge',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.createCharge,
   {
     body: CreateChargeBodySchema,
     responses: {
@@ -65,7 +66,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     );
     return serverChargeAnswer(await settleServerCharge(deps, pending, outcome, { idempotency: req.idempotency }));
   },
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
+  { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment },
 );
 
 /** The reference a charge under this Idempotency-Key scope gets, unless an older settled charge already has it. */
@@ -77,7 +78,7 @@ export const chargeReference = (scope: IdempotencyScope): string => `txn_${creat
  * and asks the bank again under the same reference, which the bank deduplicates, so the card is never charged twice.
  * If a read of the transaction settled it meanwhile (GET /v1/transactions/{reference}), it is returned settled.
  */
-async function keyedTransaction(deps: Deps, req: ApiRequest<CreateChargeBody>, card: StoredCard): Promise<Transaction> {
+async function keyedTransaction(deps: CoreDeps, req: ApiRequest<CreateChargeBody>, card: StoredCard): Promise<Transaction> {
   const { merchant, mode } = req.auth;
   const derived = chargeReference(req.idempotency!.claim.scope);
   const earlier = await deps.transactions.get(derived);
@@ -98,7 +99,7 @@ async function keyedTransaction(deps: Deps, req: ApiRequest<CreateChargeBody>, c
 }
 
 /** The card, if this merchant may charge it here: 404 as if missing for another merchant's, 409 for the rule it breaks. */
-async function chargeableCard(deps: Deps, merchant: Merchant, mode: Mode, body: CreateChargeBody): Promise<StoredCard> {
+async function chargeableCard(deps: CoreDeps, merchant: Merchant, mode: Mode, body: CreateChargeBody): Promise<StoredCard> {
   const card = await deps.cards.get(body.svcToken);
   if (!card || card.merchantId !== merchant.id || card.mode !== mode || card.status === 'deleted') throw new NotFoundError('card', 'svcToken');
   if (!GATEWAYS[card.gateway].storedCardsWithoutCvv) {

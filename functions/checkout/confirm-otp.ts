@@ -1,4 +1,5 @@
 import { afterWrongOtp, decideOtpEntry } from '../../shared/domain/charge-transitions.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { SERVICE_CODES } from '../../shared/domain/decline-codes.ts';
 import { buildEvent } from '../../shared/domain/events.ts';
 import { stateOf, type Session } from '../../shared/domain/session.ts';
@@ -23,8 +24,8 @@ import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.
  * POST /v1/checkout/otp. The session goes otp_requested -> otp_confirmed -> processing -> completed/failed.
  * Wrong codes are not failures of the session; after MAX_OTP_ENTRIES of them the attempt ends declined (one failure).
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'confirmCheckoutOtp',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.confirmCheckoutOtp,
   {
     body: CheckoutOtpBodySchema,
     responses: {
@@ -50,7 +51,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const asked: BankVerdict = {};
     return decideOnFreshSession(deps, checkoutSession(req.auth), (session) => enterCode(req, deps, session, asked));
   },
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
+  { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment },
 );
 
 interface BankVerdict {

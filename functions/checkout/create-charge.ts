@@ -1,4 +1,5 @@
 import { CARD_DECLINES_PER_DAY, cardDeclinesCounter, cardDeclinesInput, cardRefused, countsCardDeclines } from '../../shared/domain/card-declines.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { decideChargeStart } from '../../shared/domain/charge-transitions.ts';
 import { SERVICE_CODES } from '../../shared/domain/decline-codes.ts';
 import { GATEWAYS } from '../../shared/domain/merchant.ts';
@@ -27,8 +28,8 @@ import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.
  * POST /v1/checkout/charge. The session moves to processing with a version-checked write before the bank is
  * called, so of simultaneous charges exactly one reaches the bank; the others are refused with 409.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'createCheckoutCharge',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.createCheckoutCharge,
   {
     body: CheckoutChargeBodySchema,
     responses: {
@@ -59,7 +60,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     );
     return applyOutcome(deps, started.after, started.transaction, outcome, req.idempotency);
   },
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
+  { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment },
 );
 
 /** Runs one write of an attempt against the session, deciding again on a fresh read after each lost race. */

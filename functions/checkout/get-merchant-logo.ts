@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import * as manifest from '../../shared/route-manifest.ts';
 import { NotFoundError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { LOGO_CONTENT_TYPES } from '../../shared/domain/merchant-branding.ts';
@@ -17,8 +18,8 @@ const LOGO_CACHE_CONTROL = 'public, max-age=31536000, immutable';
  * GET /v1/checkout/logos/{merchantId}/{hash}, no key: the merchant logo the checkout page shows (an <img> on the page's
  * own origin; CloudFront caches it). Only the current logo's hash answers; any other is 404, like a missing merchant.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'getMerchantLogo',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.getMerchantLogo,
   { params: LogoParamsSchema, responses: { success: { 200: LogoSchema }, mediaType: 'image/*', errors: { 404: 'resource_missing: no such logo (replaced, removed, or never uploaded)' } } },
   async (req, deps) => {
     const logo = await deps.merchants.getLogo(req.params.merchantId, req.params.hash);

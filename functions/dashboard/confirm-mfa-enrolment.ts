@@ -1,4 +1,5 @@
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
 import { openEnrolment } from '../../shared/dashboard/mfa-enrolment-session.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
@@ -12,8 +13,8 @@ import { withReservedAttempt } from './sign-in-guard.ts';
  * POST /v1/dashboard/me/mfa/enrolment/confirm: the app's first code turns MFA on (every later sign-in asks for a
  * code); recorded in the audit log once the directory has it on.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'confirmDashboardMfaEnrolment',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.confirmDashboardMfaEnrolment,
   {
     body: ConfirmMfaEnrolmentBodySchema,
     responses: { success: { 200: MfaStateSchema }, errors: { 400: 'incorrect_mfa_code or mfa_enrolment_expired: enter the current code, or start again.', 409: 'mfa_already_enabled: turned on meanwhile.' } },
@@ -27,5 +28,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     await deps.audit.record(auditEntry(user, req.now, 'user.mfa_enabled', user.id, { method: 'totp' }));
     return { statusCode: 200, body: { enabled: true } };
   },
-  { parts: [cryptoFromEnvironment, userTokensFromEnvironment, userDirectoryFromEnvironment] },
+  { crypto: cryptoFromEnvironment, userTokens: userTokensFromEnvironment, userDirectory: userDirectoryFromEnvironment },
 );

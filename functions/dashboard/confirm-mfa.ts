@@ -1,4 +1,5 @@
 import { InvalidCredentialsError } from '../../shared/dashboard/errors.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { MfaBodySchema, SignInResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
@@ -9,8 +10,8 @@ import { limitSignInRate, withReservedAttempt } from './sign-in-guard.ts';
  * POST /v1/dashboard/auth/mfa: the authenticator app's code for a sign-in's `mfa` challenge. The attempt is reserved
  * against the user's email before the code is checked, as a password's is.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'dashboardMfa',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.dashboardMfa,
   { body: MfaBodySchema, responses: { success: { 200: SignInResultSchema } } },
   async (req, deps) => {
     const userId = await deps.userDirectory.challengeUser(req.body.challengeSession, 'mfa');
@@ -20,5 +21,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const respond = () => deps.userDirectory.respond(req.body.challengeSession, 'mfa', req.body.code);
     return signInAnswer(deps, await withReservedAttempt(deps, user.email, req.now, respond, (outcome) => outcome.kind === 'refused'), req.now, { mfa: true });
   },
-  { parts: [userDirectoryFromEnvironment] },
+  { userDirectory: userDirectoryFromEnvironment },
 );

@@ -1,4 +1,5 @@
 import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { testModeRequestProblem, type TestModeRequest } from '../../shared/dashboard/test-mode-request.ts';
 import { ConflictError } from '../../shared/errors.ts';
@@ -8,8 +9,8 @@ import { SettingsSchema, TestModeRequestBodySchema } from '../../shared/schemas/
 import { settingsView, testModeRequestsOf } from './settings-view.ts';
 
 /** POST /v1/dashboard/test-mode-requests: the request (replacing a pending one) and its audit entry, one transaction. */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'createTestModeRequest',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.createTestModeRequest,
   { body: TestModeRequestBodySchema, responses: { success: { 202: SettingsSchema }, errors: { 409: 'test_mode_unsupported: the gateway has no test environment.' } } },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
@@ -21,5 +22,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const merchant = (await deps.merchants.get(actor.merchantId)) ?? req.auth.merchant;
     return { statusCode: 202, body: await settingsView(deps, merchant) };
   },
-  { parts: [userTokensFromEnvironment] },
+  { userTokens: userTokensFromEnvironment },
 );

@@ -1,4 +1,5 @@
 import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { LAST_ADMIN_ERRORS } from '../../shared/dashboard/errors.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
@@ -11,8 +12,8 @@ import { changeUserKeepingAnAdmin } from './user-access.ts';
  * DELETE /v1/dashboard/users/{id}: the user item goes with its audit entry in one transaction (their tokens stop
  * working at once: every call reads the user), then their login.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'deleteDashboardUser',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.deleteDashboardUser,
   { params: UserIdParamsSchema, responses: { success: { 200: DeletedUserSchema }, errors: { 404: 'resource_missing', 409: LAST_ADMIN_ERRORS } } },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
@@ -23,5 +24,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     await deps.userDirectory.removeLogin(user.id);
     return { statusCode: 200, body: { id: user.id, deleted: true } };
   },
-  { parts: [userDirectoryFromEnvironment, userTokensFromEnvironment] },
+  { userDirectory: userDirectoryFromEnvironment, userTokens: userTokensFromEnvironment },
 );

@@ -1,4 +1,5 @@
 import { toSessionResource } from '../../shared/domain/session.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { toTransactionDetail } from '../../shared/domain/transaction.ts';
 import { NotFoundError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
@@ -11,8 +12,8 @@ import { PaymentDetailSchema, PaymentReferenceParamsSchema } from '../../shared/
  * its bank code, Spanish reason, document and trace, and the webhook deliveries of its events (payment-deliveries.ts). A transaction of a session answers its session. Read only:
  * a pending attempt is shown as stored (GET /v1/transactions/{reference} settles it).
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'getDashboardPayment',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.getDashboardPayment,
   { params: PaymentReferenceParamsSchema, responses: { success: { 200: PaymentDetailSchema }, errors: { 404: 'resource_missing' } } },
   async (req, deps) => {
     const mine = <T extends { merchantId: string; mode: string }>(item: T | null): T | null => (item && item.merchantId === req.auth.merchant.id && item.mode === req.auth.mode ? item : null);
@@ -36,5 +37,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       body: { session: toSessionResource(session, req.now, deps.config.checkoutBaseUrl), transactions: attempts.map((t) => toTransactionDetail(t)), deliveries },
     };
   },
-  { parts: [userTokensFromEnvironment] },
+  { userTokens: userTokensFromEnvironment },
 );

@@ -1,7 +1,7 @@
 import { leastRoleToManageKey } from '../../shared/auth/key-permissions.ts';
 import type { DashboardUser } from '../../shared/dashboard/dashboard-user.ts';
 import { roleAtLeast } from '../../shared/dashboard/roles.ts';
-import type { Deps } from '../../shared/deps.ts';
+import type { CoreDeps } from '../../shared/deps.ts';
 import { NotFoundError, PermissionError } from '../../shared/errors.ts';
 import type { ApiKeyRecord } from '../../shared/store/api-key-store.ts';
 
@@ -9,7 +9,7 @@ import type { ApiKeyRecord } from '../../shared/store/api-key-store.ts';
  * A key of the user's merchant that the user's role may roll or revoke (a live secret key: admins only, 403 for
  * others); another merchant's is indistinguishable from a missing one.
  */
-export async function findManagedKey(deps: Deps, user: DashboardUser, id: string): Promise<ApiKeyRecord> {
+export async function findManagedKey(deps: CoreDeps, user: DashboardUser, id: string): Promise<ApiKeyRecord> {
   const key = await deps.apiKeys.get(id);
   if (!key || key.merchantId !== user.merchantId) throw new NotFoundError('key', 'id');
   const required = leastRoleToManageKey(key);

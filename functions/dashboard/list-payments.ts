@@ -1,4 +1,5 @@
-import type { Deps } from '../../shared/deps.ts';
+import type { CoreDeps } from '../../shared/deps.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import type { AuthContext } from '../../shared/auth/authenticator.ts';
 import { chargeRow, matchesFilters, sessionRow, type PaymentRow } from '../../shared/dashboard/payment-row.ts';
 import { toSessionResource } from '../../shared/domain/session.ts';
@@ -9,7 +10,7 @@ import { PaymentListSchema, PaymentsQuerySchema } from '../../shared/schemas/das
 import { decodeCursor, encodeCursor, searchPayments } from './payment-search.ts';
 
 /** A reference names one payment: read directly, never searched for. */
-async function paymentByReference(deps: Deps, auth: AuthContext, reference: string, now: number): Promise<PaymentRow | null> {
+async function paymentByReference(deps: CoreDeps, auth: AuthContext, reference: string, now: number): Promise<PaymentRow | null> {
   if (reference.startsWith('cs_')) {
     const session = await deps.sessions.get(reference);
     if (!session || session.merchantId !== auth.merchant.id || session.mode !== auth.mode) return null;
@@ -34,8 +35,8 @@ function instant(value: string | undefined, field: 'from' | 'to'): string | unde
  * GET /v1/dashboard/payments: sessions and server-to-server charges of the caller's mode in one list, newest first;
  * `query` is a reference (read directly) or a customerRef. docs/dashboard.md, "Payments".
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'listDashboardPayments',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.listDashboardPayments,
   { query: PaymentsQuerySchema, responses: { success: { 200: PaymentListSchema } } },
   async (req, deps) => {
     const { query, lastFour, status, currency, amountMinor, limit, cursor } = req.query;
@@ -56,5 +57,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       body: { data: page.data, hasMore: page.after !== null, nextCursor: page.after === null ? null : encodeCursor(owner, page.after) },
     };
   },
-  { parts: [userTokensFromEnvironment] },
+  { userTokens: userTokensFromEnvironment },
 );

@@ -5,7 +5,7 @@
  * event's deliveries are read directly, one GetItem per current endpoint, no scan of the delivery log. Deliveries to
  * an endpoint deleted since are not found this way (the delivery log still lists them).
  */
-import type { Deps } from '../../shared/deps.ts';
+import type { CoreDeps } from '../../shared/deps.ts';
 import type { Mode } from '../../shared/domain/session-state.ts';
 import { deliveryIdFor, toDeliveryResource, type WebhookDeliveryResource } from '../../shared/webhooks/delivery.ts';
 import { batchGetItems, itemKeyOf, queryIndexPage } from '../../shared/store/index-queries.ts';
@@ -15,7 +15,7 @@ const MAX_EVENTS_EXAMINED = 500;
 const WINDOW_MARGIN_MS = 60_000;
 
 export async function deliveriesOfPayment(
-  deps: Deps,
+  deps: CoreDeps,
   payment: { merchantId: string; mode: Mode; references: readonly string[]; from: string; to: string },
 ): Promise<WebhookDeliveryResource[]> {
   const to = new Date(Date.parse(payment.to) + WINDOW_MARGIN_MS).toISOString();

@@ -1,4 +1,5 @@
 import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
@@ -13,8 +14,8 @@ const LoadedSchema = z.object({ gateway: z.string(), loaded: z.literal(true) });
  * PUT /v1/dashboard/bank-credentials/{gateway}: sealed and stored as the admin CLI does (write-only: no route
  * answers them). The audit entry, without the credentials, follows the sealed write (its own transaction).
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'putDashboardBankCredentials',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.putDashboardBankCredentials,
   {
     params: GatewayParamsSchema,
     body: BankCredentialsBodySchema,
@@ -29,5 +30,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     await deps.audit.record(auditEntry(actor, req.now, 'bank_credentials.loaded', req.params.gateway));
     return { statusCode: 200, body: { gateway: req.params.gateway, loaded: true as const } };
   },
-  { parts: [cryptoFromEnvironment, userTokensFromEnvironment] },
+  { crypto: cryptoFromEnvironment, userTokens: userTokensFromEnvironment },
 );

@@ -1,4 +1,5 @@
 import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
@@ -10,8 +11,8 @@ import { findManagedKey, toKeySummary } from './key-access.ts';
  * POST /v1/dashboard/keys/{id}/revoke: revocation and audit entry in one transaction; a revoked key answers as it is.
  * A live secret key is revoked by admins only (key-access.ts).
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'revokeDashboardKey',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.revokeDashboardKey,
   { params: KeyIdParamsSchema, responses: { success: { 200: KeyResultSchema }, errors: { 404: 'resource_missing' } } },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
@@ -25,5 +26,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     }
     return { statusCode: 200, body: { key: { ...toKeySummary(key), status: 'revoked' as const } } };
   },
-  { parts: [userTokensFromEnvironment] },
+  { userTokens: userTokensFromEnvironment },
 );

@@ -1,4 +1,5 @@
 import { newKeyRecord } from '../../shared/admin/merchant-admin.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { ConflictError } from '../../shared/errors.ts';
@@ -13,8 +14,8 @@ import { findManagedKey, toKeySummary } from './key-access.ts';
  * in one transaction. The new key is in this answer only (the table keeps its hash), remembers who minted it, and
  * a live secret key is rolled by admins only (key-access.ts).
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'rollDashboardKey',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.rollDashboardKey,
   { params: KeyIdParamsSchema, responses: { success: { 201: RolledKeySchema }, errors: { 404: 'resource_missing', 409: 'key_revoked: the key is already revoked (nothing to roll).' } } },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
@@ -31,5 +32,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     }
     return { statusCode: 201, body: { key: toKeySummary(record), secret: minted.key } };
   },
-  { parts: [userTokensFromEnvironment] },
+  { userTokens: userTokensFromEnvironment },
 );

@@ -1,4 +1,5 @@
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
@@ -13,8 +14,8 @@ import { findEndpoint, saveEndpoint } from '../webhooks/webhook-access.ts';
  * shown once in this answer; deliveries sign with it from the next attempt (the sender opens the ciphertext it
  * reads). The audit entry follows the versioned save, which is not a transaction of ours.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'rotateWebhookSecret',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.rotateWebhookSecret,
   { params: WebhookEndpointParamsSchema, responses: { success: { 200: CreatedWebhookEndpointSchema }, errors: { 404: 'resource_missing', 409: 'endpoint_changed' } } },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
@@ -30,5 +31,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     await deps.audit.record(auditEntry(actor, req.now, 'webhook_endpoint.secret_rotated', endpoint.id));
     return { statusCode: 200, body: { ...toEndpointResource(next), secret } };
   },
-  { parts: [cryptoFromEnvironment, userTokensFromEnvironment] },
+  { crypto: cryptoFromEnvironment, userTokens: userTokensFromEnvironment },
 );

@@ -1,4 +1,5 @@
 import { normaliseEmail } from '../../shared/dashboard/dashboard-user.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { SignInBodySchema, SignInResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
@@ -10,8 +11,8 @@ import { limitSignInRate, withReservedAttempt } from './sign-in-guard.ts';
  * against the email's lockout before the directory is asked (sign-in-guard.ts): a locked email costs no password check.
  * Before that, the attempt counts against sign-in's rate limit per client address and per email.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'dashboardSignIn',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.dashboardSignIn,
   { body: SignInBodySchema, responses: { success: { 200: SignInResultSchema } } },
   async (req, deps) => {
     const email = normaliseEmail(req.body.email);
@@ -19,5 +20,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const result = await withReservedAttempt(deps, email, req.now, () => deps.userDirectory.signIn(email, req.body.password), (outcome) => outcome.kind === 'refused');
     return signInAnswer(deps, result, req.now, { mfa: false });
   },
-  { parts: [userDirectoryFromEnvironment] },
+  { userDirectory: userDirectoryFromEnvironment },
 );

@@ -1,4 +1,5 @@
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { ENROLMENT_LIFETIME_MS, sealEnrolment } from '../../shared/dashboard/mfa-enrolment-session.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
@@ -12,8 +13,8 @@ import { withReservedAttempt } from './sign-in-guard.ts';
  * enrolment needs), then a new TOTP secret, its otpauth:// URI for the QR code, and the sealed enrolment session the
  * confirm route takes back. Nothing changes until a code confirms it.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'startDashboardMfaEnrolment',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.startDashboardMfaEnrolment,
   { body: StartMfaEnrolmentBodySchema, responses: { success: { 200: MfaEnrolmentSchema }, errors: { 400: 'incorrect_password: the password is not the account\'s.', 409: 'mfa_already_enabled: turn it off first.' } } },
   async (req, deps) => {
     const user = signedInUser(req.auth);
@@ -29,5 +30,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       headers: { 'Cache-Control': 'no-store' },
     };
   },
-  { parts: [cryptoFromEnvironment, userTokensFromEnvironment, userDirectoryFromEnvironment] },
+  { crypto: cryptoFromEnvironment, userTokens: userTokensFromEnvironment, userDirectory: userDirectoryFromEnvironment },
 );

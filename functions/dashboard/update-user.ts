@@ -1,4 +1,5 @@
 import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { LAST_ADMIN_ERRORS } from '../../shared/dashboard/errors.ts';
@@ -7,8 +8,8 @@ import { UpdateUserBodySchema, UserIdParamsSchema, UserResultSchema } from '../.
 import { changeUserKeepingAnAdmin } from './user-access.ts';
 
 /** PATCH /v1/dashboard/users/{id}: a new role, written with its audit entry; never the merchant's last admin demoted. */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'updateDashboardUser',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.updateDashboardUser,
   { params: UserIdParamsSchema, body: UpdateUserBodySchema, responses: { success: { 200: UserResultSchema }, errors: { 404: 'resource_missing', 409: LAST_ADMIN_ERRORS } } },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
@@ -18,5 +19,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     });
     return { statusCode: 200, body: { user: updated } };
   },
-  { parts: [userTokensFromEnvironment] },
+  { userTokens: userTokensFromEnvironment },
 );

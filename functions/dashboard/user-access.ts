@@ -2,13 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { adminWhoRemains, type DashboardUser } from '../../shared/dashboard/dashboard-user.ts';
 import { LastAdminError, UsersChangedError } from '../../shared/dashboard/errors.ts';
 import type { Role } from '../../shared/dashboard/roles.ts';
-import type { Deps } from '../../shared/deps.ts';
+import type { CoreDeps } from '../../shared/deps.ts';
 import { NotFoundError } from '../../shared/errors.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import type { TransactItem } from '../../shared/store/session-store.ts';
 
 /** A user of the caller's merchant; another merchant's is indistinguishable from a missing one. */
-export async function findUser(deps: Deps, merchantId: string, userId: string): Promise<DashboardUser> {
+export async function findUser(deps: CoreDeps, merchantId: string, userId: string): Promise<DashboardUser> {
   const user = await deps.users.get(userId);
   if (!user || user.merchantId !== merchantId) throw new NotFoundError('user', 'id');
   return user;
@@ -22,7 +22,7 @@ const MAX_ROUNDS = 8;
  * that loses decides again on fresh reads (then usually: 409 last_admin, or 404 when its target is gone).
  */
 export async function changeUserKeepingAnAdmin<T>(
-  deps: Deps,
+  deps: CoreDeps,
   merchantId: string,
   userId: string,
   newRole: Role | null,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import * as manifest from '../../shared/route-manifest.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { loadServedDocument } from '../../shared/openapi/served-document.ts';
 
@@ -10,7 +11,7 @@ let served: unknown;
  * GET /v1/openapi.json, no key. Loaded once per process: the schemas cannot change while it runs. The server is the
  * origin that serves the document, so the sandbox and every stage describe themselves.
  */
-export const { build, handler, schemas, parts } = defineApiHandler('getOpenApiDocument', { responses: { success: { 200: OpenApiDocumentSchema } } }, async () => {
+export const { build, handler, schemas } = defineApiHandler(manifest.getOpenApiDocument, { responses: { success: { 200: OpenApiDocumentSchema } } }, async () => {
   served ??= await loadServedDocument();
   return { statusCode: 200, body: served };
 });

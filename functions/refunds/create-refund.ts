@@ -1,4 +1,5 @@
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
@@ -12,8 +13,8 @@ import { findTransaction } from './transaction-access.ts';
  * it. The amount is reserved on the transaction before the bank is called, so parallel refunds never exceed what was
  * approved; the bank's answer, the event and the stored answer are written together (shared/payments/refunds.ts).
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'createRefund',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.createRefund,
   {
     params: TransactionReferenceParamsSchema,
     body: CreateRefundBodySchema,
@@ -30,5 +31,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const transaction = await findTransaction(deps, req.auth, req.params.reference);
     return refundAnswer(await createRefund(deps, req.auth.merchant, transaction, req.body, req.idempotency!, req.now));
   },
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment, userTokensFromEnvironment] },
+  { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment, userTokens: userTokensFromEnvironment },
 );

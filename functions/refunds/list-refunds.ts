@@ -1,4 +1,5 @@
 import { refundedMinor, toRefundResource } from '../../shared/domain/refund.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
@@ -12,8 +13,8 @@ import { findTransaction } from './transaction-access.ts';
  * GET /v1/transactions/{reference}/refunds: oldest first. A refund left pending for a minute (no answer in time, or
  * held by the bank until it settles) is settled here from the bank's record first.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'listRefunds',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.listRefunds,
   { params: TransactionReferenceParamsSchema, responses: { success: { 200: RefundListSchema }, errors: { 404: 'resource_missing: no such transaction in this merchant and mode.' } } },
   async (req, deps) => {
     const stored = await findTransaction(deps, req.auth, req.params.reference);
@@ -23,5 +24,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       body: { data: refunds.map(toRefundResource), transactionReference: transaction.reference, amountMinor: transaction.amountMinor, amountRefundedMinor: refundedMinor(transaction) },
     };
   },
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment, userTokensFromEnvironment] },
+  { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment, userTokens: userTokensFromEnvironment },
 );

@@ -1,4 +1,5 @@
 import { GATEWAYS, modeConflict } from '../../shared/domain/merchant.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { newSession, toSessionResource } from '../../shared/domain/session.ts';
 import { ConflictError, NotFoundError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
@@ -6,8 +7,8 @@ import { newId, prefixedId } from '../../shared/ids.ts';
 import { guardCustomer } from '../../shared/payments/card-vault.ts';
 import { CreateSessionBodySchema, SessionSchema } from '../../shared/schemas/session-schemas.ts';
 
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'createSession',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.createSession,
   {
     body: CreateSessionBodySchema,
     responses: {

@@ -1,4 +1,5 @@
 import { sessionExpiredEvent } from '../../shared/domain/events.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { GATEWAYS } from '../../shared/domain/merchant.ts';
 import { stateOf, toSessionResource } from '../../shared/domain/session.ts';
 import { decideMerchantExpire } from '../../shared/domain/session-state.ts';
@@ -20,8 +21,8 @@ const REJECTIONS = {
 /** Races with a charge are settled by the conditional write: the loser reads again and decides again. */
 const MAX_DECISIONS = 3;
 
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'expireSession',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.expireSession,
   {
     params: SessionReferenceParamsSchema,
     responses: {
@@ -53,5 +54,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     }
     return { statusCode: 200, body: toSessionResource(session, req.now, deps.config.checkoutBaseUrl) };
   },
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
+  { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment },
 );

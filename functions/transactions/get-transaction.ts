@@ -1,4 +1,5 @@
 import { toTransactionDetail } from '../../shared/domain/transaction.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { NotFoundError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
@@ -14,8 +15,8 @@ import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.
  * settles a checkout charge; a bank still silent leaves it pending. Its refunds are listed, those left pending settled
  * likewise (shared/payments/refunds.ts).
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'getTransaction',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.getTransaction,
   { params: TransactionReferenceParamsSchema, responses: { success: { 200: TransactionDetailSchema }, errors: { 404: 'resource_missing: no such transaction in this merchant and mode.' } } },
   async (req, deps) => {
     const stored = await deps.transactions.get(req.params.reference);
@@ -26,5 +27,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const { transaction, refunds } = await refundsOf(deps, req.auth.merchant, charged, req.now);
     return { statusCode: 200, body: toTransactionDetail(transaction, refunds) };
   },
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment, userTokensFromEnvironment] },
+  { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment, userTokens: userTokensFromEnvironment },
 );

@@ -1,4 +1,5 @@
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { UpdateWebhookEndpointBodySchema, WebhookEndpointParamsSchema, WebhookEndpointSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { endpointChanges, toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
@@ -8,8 +9,8 @@ import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 
 const AUTH_FIELDS = ['authType', 'authToken', 'authUsername', 'authPassword', 'authHeaderName', 'oauthTokenUrl', 'oauthClientId', 'oauthClientSecret', 'oauthScope'] as const;
 
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'updateWebhookEndpoint',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.updateWebhookEndpoint,
   {
     params: WebhookEndpointParamsSchema,
     body: UpdateWebhookEndpointBodySchema,
@@ -37,5 +38,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     await saveEndpoint(deps, next, endpoint.version);
     return { statusCode: 200, body: toEndpointResource(next), auditDetail: endpointChanges(endpoint, next, body) };
   },
-  { parts: [cryptoFromEnvironment, userTokensFromEnvironment] },
+  { crypto: cryptoFromEnvironment, userTokens: userTokensFromEnvironment },
 );

@@ -1,8 +1,8 @@
 import { EventType } from '@aws-lambda-powertools/batch';
 import type { SQSRecord } from 'aws-lambda';
 import { requireMerchant } from '../../shared/admin/merchant-admin.ts';
-import { defineRecordWorker } from '../../shared/background/define-worker.ts';
-import type { Deps } from '../../shared/deps.ts';
+import { defineRecordWorker } from '../../shared/background/define-record-worker.ts';
+import type { WorkerDeps } from '../../shared/background/define-worker.ts';
 import { sessionExpiredEvent } from '../../shared/domain/events.ts';
 import { handoverDelaySeconds } from '../../shared/domain/expiry-timing.ts';
 import { stateOf } from '../../shared/domain/session.ts';
@@ -28,7 +28,7 @@ const MAX_DECISIONS = 3;
  * nobody may ever reopen the page to do it; one still at the bank is looked at again once reconciliation is due.
  * A USD session is closed through the processor, which cancels its pending payment.
  */
-async function expire(record: SQSRecord, deps: Deps): Promise<void> {
+async function expire(record: SQSRecord, deps: WorkerDeps<'expireSessions'>): Promise<void> {
   const { reference } = JSON.parse(record.body) as ExpiryMessage;
   for (let attempt = 1; ; attempt++) {
     let session = await deps.sessions.get(reference);
@@ -63,4 +63,4 @@ async function expire(record: SQSRecord, deps: Deps): Promise<void> {
   }
 }
 
-export const { build, handler, parts } = defineRecordWorker('expireSessions', EventType.SQS, expire, { parts: [cryptoFromEnvironment, gatewaysFromEnvironment, queuesFromEnvironment] });
+export const { build, handler } = defineRecordWorker('expireSessions', EventType.SQS, expire, { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment, queues: queuesFromEnvironment });
