@@ -5,7 +5,7 @@ import { cardDeletedEvent, toCardResource, type StoredCard } from '../../shared/
 import { NotFoundError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { CardSchema, CardTokenParamsSchema } from '../../shared/schemas/card-schemas.ts';
+import { CardTokenParamsSchema } from '../../shared/schemas/card-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
 
 /** A lost race against a simultaneous delete is decided again on a fresh read, this many times. */
@@ -19,7 +19,6 @@ export const { build, handler, schemas } = defineApiHandler(
   manifest.deleteCard,
   {
     params: CardTokenParamsSchema,
-    responses: { success: { 200: CardSchema }, errors: { 404: 'resource_missing: no card with this token in the merchant and mode.' } },
   },
   async (req, deps) => {
     for (let race = 1; ; race++) {

@@ -9,7 +9,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../shared/erro
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import type { ApiRequest } from '../../shared/http/api-types.ts';
 import { prefixedId } from '../../shared/ids.ts';
-import { CreateChargeBodySchema, ServerChargeSchema, type CreateChargeBody } from '../../shared/schemas/card-schemas.ts';
+import { CreateChargeBodySchema, type CreateChargeBody } from '../../shared/schemas/card-schemas.ts';
 import { IDEMPOTENCY_RETENTION_MS, type IdempotencyScope } from '../../shared/store/idempotency-store.ts';
 import { bankAccountFor } from '../../shared/payments/bank-account.ts';
 import { guardCustomer } from '../../shared/payments/card-vault.ts';
@@ -28,13 +28,6 @@ export const { build, handler, schemas } = defineApiHandler(
   manifest.createCharge,
   {
     body: CreateChargeBodySchema,
-    responses: {
-      success: { 200: ServerChargeSchema, 202: ServerChargeSchema },
-      errors: {
-        404: 'resource_missing: svcToken is not an active card of this merchant and mode.',
-        409: 'test_mode_off, test_mode_unsupported, card_flow_unsupported (the card needs its CVV: use a session with cardToken), customer_mismatch, authentication_required (the customer must pay once with the card), bank_credentials_missing.',
-      },
-    },
   },
   async (req, deps) => {
     const { merchant, mode } = req.auth;

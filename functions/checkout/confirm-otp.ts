@@ -11,7 +11,7 @@ import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../shared/http/api-types.ts';
 import { errorBody } from '../../shared/http/response.ts';
 import { GatewayUnavailableError } from '../../shared/gateways/payment-gateway.ts';
-import { CheckoutChargeResultSchema, CheckoutOtpBodySchema, type CheckoutOtpBody } from '../../shared/schemas/checkout-schemas.ts';
+import { CheckoutOtpBodySchema, type CheckoutOtpBody } from '../../shared/schemas/checkout-schemas.ts';
 import { bankAccountFor } from '../../shared/payments/bank-account.ts';
 import { applyOutcome, chargeAnswer, commitStep, progressStep, rejection, settlementStep } from '../../shared/payments/charge-steps.ts';
 import { checkoutSession, refuse } from '../../shared/payments/checkout-session.ts';
@@ -28,16 +28,6 @@ export const { build, handler, schemas } = defineApiHandler(
   manifest.confirmCheckoutOtp,
   {
     body: CheckoutOtpBodySchema,
-    responses: {
-      success: { 200: CheckoutChargeResultSchema, 202: CheckoutChargeResultSchema },
-      errors: {
-        404: 'resource_missing: no such transaction on this session.',
-        409: 'otp_not_requested, session_completed, attempts_exhausted, charge_in_flight.',
-        410: 'session_expired.',
-        422: 'otp_invalid: wrong code; the message says how many entries remain.',
-        503: 'processor_unavailable: the bank could not check the code; nothing changed, retry.',
-      },
-    },
   },
   // A code entered while another request moved the session is decided again on the session as it is now, with the
   // bank's verdict on the code kept from the first time it was asked: the verdict does not change, the session may.

@@ -11,7 +11,7 @@ import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import type { ApiRequest } from '../../shared/http/api-types.ts';
 import { errorBody } from '../../shared/http/response.ts';
 import { prefixedId } from '../../shared/ids.ts';
-import { CheckoutChargeBodySchema, CheckoutChargeResultSchema, type CheckoutChargeBody } from '../../shared/schemas/checkout-schemas.ts';
+import { CheckoutChargeBodySchema, type CheckoutChargeBody } from '../../shared/schemas/checkout-schemas.ts';
 import type { AttemptStep } from '../../shared/store/charge-store.ts';
 import { bankAccountFor } from '../../shared/payments/bank-account.ts';
 import { sealCardFor } from '../../shared/payments/card-vault.ts';
@@ -32,15 +32,6 @@ export const { build, handler, schemas } = defineApiHandler(
   manifest.createCheckoutCharge,
   {
     body: CheckoutChargeBodySchema,
-    responses: {
-      // 200: the attempt has a result (approved, declined or failed); 202: pending (an OTP, or the bank is late).
-      success: { 200: CheckoutChargeResultSchema, 202: CheckoutChargeResultSchema },
-      errors: {
-        400: 'invalid_payment_data: the card or document cannot be used (`field` says which); an attempt that counts as a failure.',
-        409: 'session_completed, attempts_exhausted, charge_in_flight, test_mode_off, test_mode_unsupported, bank_credentials_missing, card_unavailable (the stored card of the session was deleted).',
-        410: 'session_expired: closed by time or by the merchant.',
-      },
-    },
   },
   async (req, deps) => {
     const session = await settleStaleAttempt(deps, req.auth.merchant, checkoutSession(req.auth), req.now);

@@ -6,7 +6,7 @@ import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { ConfirmMfaEnrolmentBodySchema, MfaStateSchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { ConfirmMfaEnrolmentBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { withReservedAttempt } from './sign-in-guard.ts';
 
 /**
@@ -17,7 +17,6 @@ export const { build, handler, schemas } = defineApiHandler(
   manifest.confirmDashboardMfaEnrolment,
   {
     body: ConfirmMfaEnrolmentBodySchema,
-    responses: { success: { 200: MfaStateSchema }, errors: { 400: 'incorrect_mfa_code or mfa_enrolment_expired: enter the current code, or start again.', 409: 'mfa_already_enabled: turned on meanwhile.' } },
   },
   async (req, deps) => {
     const user = signedInUser(req.auth);

@@ -2,7 +2,7 @@ import { InvalidCredentialsError } from '../../shared/dashboard/errors.ts';
 import * as manifest from '../../shared/route-manifest.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { MfaBodySchema, SignInResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { MfaBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { signInAnswer } from './sign-in-answer.ts';
 import { limitSignInRate, withReservedAttempt } from './sign-in-guard.ts';
 
@@ -12,7 +12,7 @@ import { limitSignInRate, withReservedAttempt } from './sign-in-guard.ts';
  */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.dashboardMfa,
-  { body: MfaBodySchema, responses: { success: { 200: SignInResultSchema } } },
+  { body: MfaBodySchema },
   async (req, deps) => {
     const userId = await deps.userDirectory.challengeUser(req.body.challengeSession, 'mfa');
     const user = userId ? await deps.users.get(userId) : null;

@@ -5,13 +5,13 @@ import { testModeRequestProblem, type TestModeRequest } from '../../shared/dashb
 import { ConflictError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { SettingsSchema, TestModeRequestBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { TestModeRequestBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { settingsView, testModeRequestsOf } from './settings-view.ts';
 
 /** POST /v1/dashboard/test-mode-requests: the request (replacing a pending one) and its audit entry, one transaction. */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.createTestModeRequest,
-  { body: TestModeRequestBodySchema, responses: { success: { 202: SettingsSchema }, errors: { 409: 'test_mode_unsupported: the gateway has no test environment.' } } },
+  { body: TestModeRequestBodySchema },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
     const { gateway, enabled } = req.body;

@@ -1,11 +1,10 @@
 import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
 import * as manifest from '../../shared/route-manifest.ts';
-import { LAST_ADMIN_ERRORS } from '../../shared/dashboard/errors.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { DeletedUserSchema, UserIdParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { UserIdParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { changeUserKeepingAnAdmin } from './user-access.ts';
 
 /**
@@ -14,7 +13,7 @@ import { changeUserKeepingAnAdmin } from './user-access.ts';
  */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.deleteDashboardUser,
-  { params: UserIdParamsSchema, responses: { success: { 200: DeletedUserSchema }, errors: { 404: 'resource_missing', 409: LAST_ADMIN_ERRORS } } },
+  { params: UserIdParamsSchema },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
     const user = await changeUserKeepingAnAdmin(deps, actor.merchantId, req.params.id, null, async (user, guard) => {

@@ -4,7 +4,7 @@ import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { DisableMfaBodySchema, MfaStateSchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { DisableMfaBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { withReservedAttempt } from './sign-in-guard.ts';
 
 /**
@@ -15,7 +15,6 @@ export const { build, handler, schemas } = defineApiHandler(
   manifest.disableDashboardMfa,
   {
     body: DisableMfaBodySchema,
-    responses: { success: { 200: MfaStateSchema }, errors: { 400: 'incorrect_password or incorrect_mfa_code.', 409: 'mfa_not_enabled: MFA is off already.' } },
   },
   async (req, deps) => {
     const user = signedInUser(req.auth);

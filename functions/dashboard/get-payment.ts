@@ -5,7 +5,7 @@ import { NotFoundError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { deliveriesOfPayment } from './payment-deliveries.ts';
-import { PaymentDetailSchema, PaymentReferenceParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { PaymentReferenceParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
 
 /**
  * GET /v1/dashboard/payments/{reference}: the session (null for a server-to-server charge), every attempt with
@@ -14,7 +14,7 @@ import { PaymentDetailSchema, PaymentReferenceParamsSchema } from '../../shared/
  */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.getDashboardPayment,
-  { params: PaymentReferenceParamsSchema, responses: { success: { 200: PaymentDetailSchema }, errors: { 404: 'resource_missing' } } },
+  { params: PaymentReferenceParamsSchema },
   async (req, deps) => {
     const mine = <T extends { merchantId: string; mode: string }>(item: T | null): T | null => (item && item.merchantId === req.auth.merchant.id && item.mode === req.auth.mode ? item : null);
     let reference = req.params.reference;

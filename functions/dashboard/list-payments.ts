@@ -6,7 +6,7 @@ import { toSessionResource } from '../../shared/domain/session.ts';
 import { ValidationError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { PaymentListSchema, PaymentsQuerySchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { PaymentsQuerySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { decodeCursor, encodeCursor, searchPayments } from './payment-search.ts';
 
 /** A reference names one payment: read directly, never searched for. */
@@ -37,7 +37,7 @@ function instant(value: string | undefined, field: 'from' | 'to'): string | unde
  */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.listDashboardPayments,
-  { query: PaymentsQuerySchema, responses: { success: { 200: PaymentListSchema } } },
+  { query: PaymentsQuerySchema },
   async (req, deps) => {
     const { query, lastFour, status, currency, amountMinor, limit, cursor } = req.query;
     const owner = { merchantId: req.auth.merchant.id, mode: req.auth.mode };

@@ -6,9 +6,6 @@ import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { BankCredentialsBodySchema, GatewayParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
-import * as z from 'zod';
-
-const LoadedSchema = z.object({ gateway: z.string(), loaded: z.literal(true) });
 
 /**
  * PUT /v1/dashboard/bank-credentials/{gateway}: sealed and stored as the admin CLI does (write-only: no route
@@ -19,10 +16,6 @@ export const { build, handler, schemas } = defineApiHandler(
   {
     params: GatewayParamsSchema,
     body: BankCredentialsBodySchema,
-    responses: {
-      success: { 200: LoadedSchema },
-      errors: { 400: "credentials_invalid: a field the gateway's connector needs is missing, unknown or invalid (`field` names it, its value is never quoted)." },
-    },
   },
   async (req, deps) => {
     const actor = signedInUser(req.auth);

@@ -3,7 +3,7 @@ import * as manifest from '../../shared/route-manifest.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { KeyIdParamsSchema, KeyResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { KeyIdParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import { findManagedKey, toKeySummary } from './key-access.ts';
 
@@ -13,7 +13,7 @@ import { findManagedKey, toKeySummary } from './key-access.ts';
  */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.revokeDashboardKey,
-  { params: KeyIdParamsSchema, responses: { success: { 200: KeyResultSchema }, errors: { 404: 'resource_missing' } } },
+  { params: KeyIdParamsSchema },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
     const key = await findManagedKey(deps, actor, req.params.id);

@@ -5,7 +5,7 @@ import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { ConflictError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { KeyIdParamsSchema, RolledKeySchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { KeyIdParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import { findManagedKey, toKeySummary } from './key-access.ts';
 
@@ -16,7 +16,7 @@ import { findManagedKey, toKeySummary } from './key-access.ts';
  */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.rollDashboardKey,
-  { params: KeyIdParamsSchema, responses: { success: { 201: RolledKeySchema }, errors: { 404: 'resource_missing', 409: 'key_revoked: the key is already revoked (nothing to roll).' } } },
+  { params: KeyIdParamsSchema },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
     const old = await findManagedKey(deps, actor, req.params.id);

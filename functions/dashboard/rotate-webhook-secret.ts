@@ -4,7 +4,7 @@ import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { CreatedWebhookEndpointSchema, WebhookEndpointParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
+import { WebhookEndpointParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
 import { newSigningSecret } from '../../shared/webhooks/signing-secret.ts';
 import { findEndpoint, saveEndpoint } from '../webhooks/webhook-access.ts';
@@ -16,7 +16,7 @@ import { findEndpoint, saveEndpoint } from '../webhooks/webhook-access.ts';
  */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.rotateWebhookSecret,
-  { params: WebhookEndpointParamsSchema, responses: { success: { 200: CreatedWebhookEndpointSchema }, errors: { 404: 'resource_missing', 409: 'endpoint_changed' } } },
+  { params: WebhookEndpointParamsSchema },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
     const endpoint = await findEndpoint(deps, req.auth, req.params.id);

@@ -2,7 +2,7 @@ import { normaliseEmail } from '../../shared/dashboard/dashboard-user.ts';
 import * as manifest from '../../shared/route-manifest.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { SignInBodySchema, SignInResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { SignInBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { signInAnswer } from './sign-in-answer.ts';
 import { limitSignInRate, withReservedAttempt } from './sign-in-guard.ts';
 
@@ -13,7 +13,7 @@ import { limitSignInRate, withReservedAttempt } from './sign-in-guard.ts';
  */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.dashboardSignIn,
-  { body: SignInBodySchema, responses: { success: { 200: SignInResultSchema } } },
+  { body: SignInBodySchema },
   async (req, deps) => {
     const email = normaliseEmail(req.body.email);
     await limitSignInRate(deps, { client: req.client.ipAddress, email }, req.now);

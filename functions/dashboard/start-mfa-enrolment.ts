@@ -5,7 +5,7 @@ import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { MfaEnrolmentSchema, StartMfaEnrolmentBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { StartMfaEnrolmentBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { withReservedAttempt } from './sign-in-guard.ts';
 
 /**
@@ -15,7 +15,7 @@ import { withReservedAttempt } from './sign-in-guard.ts';
  */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.startDashboardMfaEnrolment,
-  { body: StartMfaEnrolmentBodySchema, responses: { success: { 200: MfaEnrolmentSchema }, errors: { 400: 'incorrect_password: the password is not the account\'s.', 409: 'mfa_already_enabled: turn it off first.' } } },
+  { body: StartMfaEnrolmentBodySchema },
   async (req, deps) => {
     const user = signedInUser(req.auth);
     const enrolment = await withReservedAttempt(deps, user.email, req.now, () => deps.userDirectory.startMfaEnrolment(user, req.body.password));

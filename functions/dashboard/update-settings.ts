@@ -5,7 +5,7 @@ import { BrandingError, type BrandingInput } from '../../shared/domain/merchant-
 import { ValidationError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { SettingsSchema, UpdateSettingsBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { UpdateSettingsBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { settingsView } from './settings-view.ts';
 
 /**
@@ -14,7 +14,7 @@ import { settingsView } from './settings-view.ts';
  */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.updateDashboardSettings,
-  { body: UpdateSettingsBodySchema, responses: { success: { 200: SettingsSchema } } },
+  { body: UpdateSettingsBodySchema },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
     const { businessName, logo } = req.body;

@@ -2,15 +2,14 @@ import { auditEntry } from '../../shared/dashboard/audit-entry.ts';
 import * as manifest from '../../shared/route-manifest.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
-import { LAST_ADMIN_ERRORS } from '../../shared/dashboard/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { UpdateUserBodySchema, UserIdParamsSchema, UserResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { UpdateUserBodySchema, UserIdParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { changeUserKeepingAnAdmin } from './user-access.ts';
 
 /** PATCH /v1/dashboard/users/{id}: a new role, written with its audit entry; never the merchant's last admin demoted. */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.updateDashboardUser,
-  { params: UserIdParamsSchema, body: UpdateUserBodySchema, responses: { success: { 200: UserResultSchema }, errors: { 404: 'resource_missing', 409: LAST_ADMIN_ERRORS } } },
+  { params: UserIdParamsSchema, body: UpdateUserBodySchema },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
     const updated = await changeUserKeepingAnAdmin(deps, actor.merchantId, req.params.id, req.body.role, (user, guard) => {

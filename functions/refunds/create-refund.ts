@@ -4,7 +4,7 @@ import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { createRefund, refundAnswer } from '../../shared/payments/refunds.ts';
-import { CreateRefundBodySchema, RefundSchema } from '../../shared/schemas/refund-schemas.ts';
+import { CreateRefundBodySchema } from '../../shared/schemas/refund-schemas.ts';
 import { TransactionReferenceParamsSchema } from '../../shared/schemas/transaction-schemas.ts';
 import { findTransaction } from './transaction-access.ts';
 
@@ -18,14 +18,6 @@ export const { build, handler, schemas } = defineApiHandler(
   {
     params: TransactionReferenceParamsSchema,
     body: CreateRefundBodySchema,
-    responses: {
-      success: { 200: RefundSchema, 202: RefundSchema },
-      errors: {
-        400: 'refund_amount_exceeds_remaining: amountMinor is more than remains to refund.',
-        404: 'resource_missing: no such transaction in this merchant and mode.',
-        409: 'transaction_not_refundable (not approved), already_refunded (nothing remains), refund_unsupported (the gateway\'s network offers no card refund, e.g. Banco Mercantil), refund_conflict (parallel refunds kept writing first: retry with the same key), test_mode_off, bank_credentials_missing.',
-      },
-    },
   },
   async (req, deps) => {
     const transaction = await findTransaction(deps, req.auth, req.params.reference);

@@ -5,7 +5,6 @@ import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { refundsOf } from '../../shared/payments/refunds.ts';
-import { RefundListSchema } from '../../shared/schemas/refund-schemas.ts';
 import { TransactionReferenceParamsSchema } from '../../shared/schemas/transaction-schemas.ts';
 import { findTransaction } from './transaction-access.ts';
 
@@ -15,7 +14,7 @@ import { findTransaction } from './transaction-access.ts';
  */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.listRefunds,
-  { params: TransactionReferenceParamsSchema, responses: { success: { 200: RefundListSchema }, errors: { 404: 'resource_missing: no such transaction in this merchant and mode.' } } },
+  { params: TransactionReferenceParamsSchema },
   async (req, deps) => {
     const stored = await findTransaction(deps, req.auth, req.params.reference);
     const { transaction, refunds } = await refundsOf(deps, req.auth.merchant, stored, req.now);

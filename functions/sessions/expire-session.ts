@@ -5,7 +5,7 @@ import { stateOf, toSessionResource } from '../../shared/domain/session.ts';
 import { decideMerchantExpire } from '../../shared/domain/session-state.ts';
 import { ConflictError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { SessionReferenceParamsSchema, SessionSchema } from '../../shared/schemas/session-schemas.ts';
+import { SessionReferenceParamsSchema } from '../../shared/schemas/session-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import { closeWithProcessor } from '../../shared/payments/processor-payments.ts';
 import { findSession } from './session-access.ts';
@@ -25,14 +25,6 @@ export const { build, handler, schemas } = defineApiHandler(
   manifest.expireSession,
   {
     params: SessionReferenceParamsSchema,
-    responses: {
-      success: { 200: SessionSchema },
-      errors: {
-        404: 'resource_missing: no such session in this merchant.',
-        409: 'mode_mismatch, session_completed, charge_in_flight, processor_already_charged.',
-        503: 'processor_cancellation_failed: the USD processor could not cancel the pending payment; nothing changed, retry.',
-      },
-    },
   },
   async (req, deps) => {
     let session = await findSession(deps, req.auth, req.params.reference, { anyMode: true });

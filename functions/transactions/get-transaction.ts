@@ -5,7 +5,7 @@ import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-fr
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { isStaleServerCharge, reconcileServerCharge } from '../../shared/payments/server-charges.ts';
 import { refundsOf } from '../../shared/payments/refunds.ts';
-import { TransactionDetailSchema, TransactionReferenceParamsSchema } from '../../shared/schemas/transaction-schemas.ts';
+import { TransactionReferenceParamsSchema } from '../../shared/schemas/transaction-schemas.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 
@@ -17,7 +17,7 @@ import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.
  */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.getTransaction,
-  { params: TransactionReferenceParamsSchema, responses: { success: { 200: TransactionDetailSchema }, errors: { 404: 'resource_missing: no such transaction in this merchant and mode.' } } },
+  { params: TransactionReferenceParamsSchema },
   async (req, deps) => {
     const stored = await deps.transactions.get(req.params.reference);
     if (!stored || stored.merchantId !== req.auth.merchant.id || stored.mode !== req.auth.mode) {

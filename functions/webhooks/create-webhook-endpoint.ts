@@ -3,7 +3,7 @@ import * as manifest from '../../shared/route-manifest.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { prefixedId } from '../../shared/ids.ts';
-import { CreatedWebhookEndpointSchema, CreateWebhookEndpointBodySchema } from '../../shared/schemas/webhook-schemas.ts';
+import { CreateWebhookEndpointBodySchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
 import { newSigningSecret } from '../../shared/webhooks/signing-secret.ts';
 import { checkEndpointUrl, resolveAuth } from './endpoint-auth.ts';
@@ -16,7 +16,7 @@ const NO_AUTH = { settings: { authType: 'none', authHeaderName: null, oauthToken
 
 export const { build, handler, schemas } = defineApiHandler(
   manifest.createWebhookEndpoint,
-  { body: CreateWebhookEndpointBodySchema, responses: { success: { 201: CreatedWebhookEndpointSchema }, errors: { 409: 'endpoint_limit_reached.' } } },
+  { body: CreateWebhookEndpointBodySchema },
   async (req, deps) => {
     const { merchant, mode } = req.auth;
     checkEndpointUrl(deps, req.body.url, 'url');

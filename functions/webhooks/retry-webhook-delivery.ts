@@ -1,7 +1,7 @@
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import * as manifest from '../../shared/route-manifest.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { WebhookDeliveryParamsSchema, WebhookDeliverySchema } from '../../shared/schemas/webhook-schemas.ts';
+import { WebhookDeliveryParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toDeliveryResource } from '../../shared/webhooks/delivery.ts';
 import { retryDelivery } from '../../shared/webhooks/manual-retry.ts';
 import { findDelivery } from './webhook-access.ts';
@@ -13,7 +13,7 @@ import { queuesFromEnvironment } from '../../shared/background/queues-from-envir
  */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.retryWebhookDelivery,
-  { params: WebhookDeliveryParamsSchema, responses: { success: { 202: WebhookDeliverySchema }, errors: { 404: 'resource_missing.', 409: 'endpoint_deleted, endpoint_disabled.' } } },
+  { params: WebhookDeliveryParamsSchema },
   async (req, deps) => {
     const delivery = await findDelivery(deps, req.auth, req.params.id);
     await retryDelivery(deps, delivery);

@@ -2,7 +2,7 @@ import { sampleEvent } from '../../shared/domain/sample-events.ts';
 import * as manifest from '../../shared/route-manifest.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { TestWebhookEndpointQuerySchema, WebhookEndpointParamsSchema, WebhookTestResultSchema } from '../../shared/schemas/webhook-schemas.ts';
+import { TestWebhookEndpointQuerySchema, WebhookEndpointParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { newDelivery, type DeliveryMessage } from '../../shared/webhooks/delivery.ts';
 import { findEndpoint } from './webhook-access.ts';
 import { queuesFromEnvironment } from '../../shared/background/queues-from-environment.ts';
@@ -14,7 +14,7 @@ import { queuesFromEnvironment } from '../../shared/background/queues-from-envir
  */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.testWebhookEndpoint,
-  { params: WebhookEndpointParamsSchema, query: TestWebhookEndpointQuerySchema, responses: { success: { 202: WebhookTestResultSchema }, errors: { 404: 'resource_missing.' } } },
+  { params: WebhookEndpointParamsSchema, query: TestWebhookEndpointQuerySchema },
   async (req, deps) => {
     const endpoint = await findEndpoint(deps, req.auth, req.params.id);
     const event = sampleEvent(req.query.type ?? 'webhook.test', { mode: req.auth.mode, now: req.now, endpointId: endpoint.id });

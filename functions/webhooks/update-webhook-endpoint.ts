@@ -1,7 +1,7 @@
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import * as manifest from '../../shared/route-manifest.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { UpdateWebhookEndpointBodySchema, WebhookEndpointParamsSchema, WebhookEndpointSchema } from '../../shared/schemas/webhook-schemas.ts';
+import { UpdateWebhookEndpointBodySchema, WebhookEndpointParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { endpointChanges, toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
 import { checkEndpointUrl, readCredentials, resolveAuth } from './endpoint-auth.ts';
 import { findEndpoint, saveEndpoint } from './webhook-access.ts';
@@ -14,7 +14,6 @@ export const { build, handler, schemas } = defineApiHandler(
   {
     params: WebhookEndpointParamsSchema,
     body: UpdateWebhookEndpointBodySchema,
-    responses: { success: { 200: WebhookEndpointSchema }, errors: { 404: 'resource_missing.', 409: 'endpoint_changed: changed or deleted meanwhile; read it again and retry.' } },
   },
   async (req, deps) => {
     const endpoint = await findEndpoint(deps, req.auth, req.params.id);

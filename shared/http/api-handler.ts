@@ -26,22 +26,8 @@ type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type HttpMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
 
-/**
- * What an operation answers, for the OpenAPI document (shared/openapi/): its success bodies by status, and the error
- * statuses it answers beyond those its manifest entry implies (authentication, validation, rate limit, idempotency).
- */
-export interface ResponseSchemas {
-  success: Partial<Record<200 | 201 | 202, z.ZodType>>;
-  /** The success answers' media type when it is not JSON (a logo: image/*). */
-  mediaType?: string;
-  /** Status -> when it happens, with the error codes to branch on. */
-  errors?: Partial<Record<400 | 404 | 409 | 410 | 422 | 503, string>>;
-}
-
-export interface RouteSchemas extends InputSchemas {
-  /** Optional so that a new route runs before it is documented; test/openapi fails until it is declared. */
-  responses?: ResponseSchemas;
-}
+/** The input an operation validates; what it answers is declared for the OpenAPI document only (shared/openapi/operation-responses.ts). */
+export type RouteSchemas = InputSchemas;
 
 /** A route entry of the manifest (shared/route-manifest.ts), its literal type kept: it types the handler's deps and auth. */
 export type RouteEntry = RouteDefinition & { id: RouteId };
@@ -51,7 +37,7 @@ export interface ApiHandlerModule<D = never> {
   build(deps: D): LambdaHandler;
   /** The Lambda entry point: builds over the container's environment on first call. */
   handler: LambdaHandler;
-  /** The schemas the operation validates with and answers with: what the OpenAPI document is built from. */
+  /** The schemas the operation validates its input with: the OpenAPI document describes the input from them. */
   schemas: RouteSchemas;
 }
 
@@ -67,7 +53,7 @@ export interface ApiHandlerModule<D = never> {
  * import * as manifest from '../../shared/route-manifest.ts';
  * export const { build, handler, schemas } = defineApiHandler(
  *   manifest.getSession,
- *   { params: SessionReferenceParamsSchema, responses: { success: { 200: SessionSchema }, errors: { 404: 'resource_missing' } } },
+ *   { params: SessionReferenceParamsSchema },
  *   async (req, deps) => ({ statusCode: 200, body: await findSession(deps, req.auth, req.params.reference) }),
  *   { userTokens: userTokensFromEnvironment },
  * );
