@@ -7,7 +7,7 @@ import { DEFAULT_DOCS_BASE_URL, docUrlFor } from '../http/request-id.ts';
 import { ErrorSchema, IdempotencyKeySchema } from '../schemas/common.ts';
 import { errorStatuses } from './error-responses.ts';
 import { loadRouteSchemas } from './load-route-schemas.ts';
-import { isPublicRoute, OPERATION_DESCRIPTIONS, type PublicRouteId } from './operation-descriptions.ts';
+import { OPERATION_DESCRIPTIONS, type PublicRouteId } from './operation-descriptions.ts';
 import { OPERATION_EXAMPLES, type OperationExample } from './operation-examples.ts';
 import { webhooksSection } from './webhooks-section.ts';
 
@@ -116,7 +116,8 @@ function addParameterExamples(document: ReturnType<typeof createDocument>): void
  */
 export function buildOpenApiDocument(routeSchemas: Record<RouteId, OperationSchemas>, { serverUrl }: { serverUrl: string }): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};
-  const publicIds = (Object.keys(routes) as RouteId[]).filter(isPublicRoute);
+  // In the order the operations are described (the manifest's own exports are sorted by id).
+  const publicIds = Object.keys(OPERATION_DESCRIPTIONS) as PublicRouteId[];
   for (const id of publicIds) {
     const route: RouteDefinition = routes[id];
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(id, route, routeSchemas[id]) };
