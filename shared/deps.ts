@@ -93,7 +93,7 @@ export type DepsOf<D> = CoreDeps & PartsOf<PartGroupsOf<D>>;
 
 /** Builds one group of parts over the environment and the core: in a Lambda function (the sandbox passes stand-ins). */
 export type PartsFactory<G extends PartGroup> = (env: NodeJS.ProcessEnv, core: CoreDeps) => PartGroups[G];
-/** The factory of each group a manifest entry declares: exactly those, so an entry wires what its entry grants. */
+/** The factory of each group a manifest entry declares: exactly those, so a function builds what the stack grants it. */
 export type PartFactories<D> = { [G in PartGroupsOf<D>]: PartsFactory<G> };
 /** The last arguments of defineApiHandler and defineWorker: the entry's factories, when it declares any part. */
 export type WiringOf<D> = [PartGroupsOf<D>] extends [never] ? [] : [factories: PartFactories<D>];
