@@ -7,6 +7,7 @@ import { readServiceConfig, type ServiceConfig } from './config.ts';
 import { withOpenedSecretCache } from './crypto/opened-secret-cache.ts';
 import type { Fingerprinter, SecretBox } from './crypto/secret-box.ts';
 import type { GatewayRegistry } from './gateways/gateway-registry.ts';
+import type { PartGroupsOf } from './function-needs.ts';
 import { createLogger } from './observability/logger.ts';
 import { processTracer } from './observability/tracer.ts';
 import { metricsFromEnvironment, type ServiceMetrics } from './observability/metrics.ts';
@@ -29,8 +30,8 @@ import { createDashboardSessionStore, type DashboardSessionStore } from './store
 import type { UserDirectory, UserTokenVerifier } from './dashboard/user-directory.ts';
 import type { OAuthTokenSource } from './webhooks/oauth-tokens.ts';
 
-/** Everything a handler needs, built once per process: in a Lambda container from its environment, in the sandbox by the sandbox. */
-export interface Deps {
+/** What every function has, built once per process: configuration, logging, metrics, the table and its stores. */
+export interface CoreDeps {
   clock: Clock;
   config: ServiceConfig;
   logger: Logger;
@@ -45,63 +46,77 @@ export interface Deps {
   rateLimits: RateLimitStore;
   outbox: OutboxReader;
   cards: CardStore;
-  secretBox: SecretBox;
-  fingerprinter: Fingerprinter;
   webhookEndpoints: WebhookEndpointStore;
   webhookDeliveries: WebhookDeliveryStore;
-  /** Queues, one-time schedules and outbound HTTP of the background workers (shared/workers.ts). */
-  queues: BackgroundPorts['queues'];
-  scheduler: BackgroundPorts['scheduler'];
-  httpPost: BackgroundPorts['httpPost'];
-  oauthTokens: OAuthTokenSource;
   transactions: TransactionStore;
   charges: ChargeStore;
   /** Refunds of transactions and the running sums they keep on them. */
   refunds: RefundStore;
-  /** The bank adapter of each gateway. */
-  gateways: GatewayRegistry;
   /** Dashboard users (merchant and role) and the sign-in failure counts. */
   users: UserStore;
   /** Signed-in dashboard sessions: sign-out, idle timeout, whether the sign-in had MFA (shared/dashboard/dashboard-sessions.ts). */
   dashboardSessions: DashboardSessionStore;
   /** The audit log of changes made with a user token. */
   audit: AuditStore;
-  /** Checks user tokens (the Cognito pool's in AWS, the sandbox's own locally): the functions of dashboard routes wire it. */
-  userTokens: UserTokenVerifier;
-  /** Sign-in and logins: Cognito in AWS, the sandbox's own locally (shared/dashboard/user-directory.ts). */
-  userDirectory: UserDirectory;
 }
 
-/** The parts only some functions use. Only type imports here: a Lambda bundle holds a part's code only if its module wires it. */
-const OPTIONAL_PARTS = ['secretBox', 'fingerprinter', 'gateways', 'queues', 'scheduler', 'httpPost', 'oauthTokens', 'userDirectory', 'userTokens'] as const satisfies readonly (keyof Deps)[];
-export type OptionalParts = Pick<Deps, (typeof OPTIONAL_PARTS)[number]>;
-/** What every function has: configuration, logging, metrics, the table and its stores. */
-export type CoreDeps = Omit<Deps, keyof OptionalParts>;
-
 /**
- * Builds some of the optional parts. A Lambda function gets those its handler or worker module wires, from its
- * environment: cryptoFromEnvironment (secretBox, fingerprinter), gatewaysFromEnvironment, queuesFromEnvironment,
- * schedulerFromEnvironment, webhookHttpFromEnvironment (httpPost, oauthTokens). The sandbox passes its stand-ins.
+ * The parts only some functions have, in groups each built by one factory. A function gets the groups its manifest
+ * entry declares (shared/function-needs.ts PartGroupsOf); only type imports here, so a Lambda bundle holds a
+ * group's code only if its entry module imports the factory.
  */
-export type PartsFactory = (env: NodeJS.ProcessEnv, core: CoreDeps) => Partial<OptionalParts>;
+export interface PartGroups {
+  crypto: { secretBox: SecretBox; fingerprinter: Fingerprinter };
+  /** The bank adapter of each gateway. */
+  gateways: { gateways: GatewayRegistry };
+  /** Sign-in and logins: Cognito in AWS, the sandbox's own locally (shared/dashboard/user-directory.ts). */
+  userDirectory: { userDirectory: UserDirectory };
+  /** Checks user tokens (the Cognito pool's in AWS, the sandbox's own locally): the functions of dashboard routes have it. */
+  userTokens: { userTokens: UserTokenVerifier };
+  /** Queues, one-time schedules and outbound HTTP of the background workers (shared/workers.ts). */
+  queues: Pick<BackgroundPorts, 'queues'>;
+  scheduler: Pick<BackgroundPorts, 'scheduler'>;
+  webhookHttp: Pick<BackgroundPorts, 'httpPost'> & { oauthTokens: OAuthTokenSource };
+}
+export type PartGroup = keyof PartGroups;
+type Union2Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+/** The parts of the given groups. */
+export type PartsOf<G extends PartGroup> = [G] extends [never] ? unknown : Union2Intersection<PartGroups[G]>;
+/** Every part: what the sandbox has, running every route and worker in one process. */
+export type Parts = PartsOf<PartGroup>;
+/** Everything: the sandbox's and a test's dependencies, enough for any function. */
+export type AllDeps = CoreDeps & Parts;
+/** What the payment flows (shared/payments) take: the core with the crypto and gateway parts (routes that reach a bank). */
+export type Deps = CoreDeps & PartsOf<'crypto' | 'gateways'>;
+/** What the function of a manifest entry gets: the core and the parts its entry declares, nothing else. */
+export type DepsOf<D> = CoreDeps & PartsOf<PartGroupsOf<D>>;
 
-export interface DepsOptions {
+/** Builds one group of parts over the environment and the core: in a Lambda function (the sandbox passes stand-ins). */
+export type PartsFactory<G extends PartGroup> = (env: NodeJS.ProcessEnv, core: CoreDeps) => PartGroups[G];
+/** The factory of each group a manifest entry declares: exactly those, so a function builds what the stack grants it. */
+export type PartFactories<D> = { [G in PartGroupsOf<D>]: PartsFactory<G> };
+/** The last arguments of defineApiHandler and defineWorker: the entry's factories, when it declares any part. */
+export type WiringOf<D> = [PartGroupsOf<D>] extends [never] ? [] : [factories: PartFactories<D>];
+
+export interface DepsOptions<P> {
   config: ServiceConfig;
   db: DynamoDBDocumentClient;
   clock?: Clock;
   logger?: Logger;
   /** Default: EMF metrics when the stack set a namespace (POWERTOOLS_METRICS_NAMESPACE), none otherwise. */
   metrics?: ServiceMetrics;
-  /** The optional parts this process has, built over process.env and the core; a part none builds throws on use. */
-  parts?: readonly PartsFactory[];
+  /** The optional parts this process has, built over the core. */
+  parts: (core: CoreDeps) => P;
 }
 
-export function createDeps({ config, db, clock = systemClock, logger = createLogger(), metrics = metricsFromEnvironment(), parts = [] }: DepsOptions): Deps {
+export function createDeps<P extends Partial<Parts>>({ config, db, clock = systemClock, logger = createLogger(), metrics = metricsFromEnvironment(), parts }: DepsOptions<P>): CoreDeps & P {
   const merchants = createMerchantStore(db, config.tableName);
   const users = createUserStore(db, config.tableName);
   const dashboardSessions = createDashboardSessionStore(db, config.tableName);
   const apiKeys = createApiKeyStore(db, config.tableName);
   const transactions = createTransactionStore(db, config.tableName);
+  // User tokens are checked only where the function has a verifier: the functions of dashboard routes.
+  let tokens: UserTokenVerifier | undefined;
   const core: CoreDeps = {
     clock,
     config,
@@ -110,8 +125,7 @@ export function createDeps({ config, db, clock = systemClock, logger = createLog
     db,
     merchants,
     apiKeys,
-    // Tokens are checked by the part the function wires (userTokens), looked up at use: only dashboard routes call it.
-    authenticator: new Authenticator(apiKeys, merchants, clock, config.keyCacheTtlMs, { users, sessions: dashboardSessions, tokens: { verify: (token) => deps.userTokens.verify(token) } }),
+    authenticator: new Authenticator(apiKeys, merchants, clock, config.keyCacheTtlMs, { users, sessions: dashboardSessions, tokens: { verify: (token) => (tokens ? tokens.verify(token) : Promise.resolve(null)) } }),
     sessions: createSessionStore(db, config.tableName),
     idempotency: createIdempotencyStore(db, config.tableName),
     rateLimits: createRateLimitStore(db, config.tableName),
@@ -126,31 +140,23 @@ export function createDeps({ config, db, clock = systemClock, logger = createLog
     dashboardSessions,
     audit: createAuditStore(db, config.tableName),
   };
-  const unwired = Object.fromEntries(OPTIONAL_PARTS.map((part) => [part, notWired(part)])) as OptionalParts;
-  const wired: Partial<OptionalParts> = Object.assign({}, ...parts.map((build) => build(process.env, core)));
-  if (wired.secretBox) wired.secretBox = withOpenedSecretCache(wired.secretBox, clock);
-  const deps: Deps = { ...core, ...unwired, ...wired };
-  return deps;
-}
-
-/** A part the function did not wire: any use throws, naming it, instead of failing somewhere deeper. */
-function notWired(part: keyof OptionalParts): unknown {
-  const fail = (): never => {
-    throw new Error(`${part} is not wired in this function: add its factory to the parts of the handler or worker module (shared/deps.ts PartsFactory), and its need to the manifest entry`);
-  };
-  // A function target, so calling it (gateways, httpPost) fails as well as reading a method (secretBox.encrypt).
-  return new Proxy(fail, { apply: fail, get: (_target, key) => (typeof key === 'string' && key !== 'then' ? fail() : undefined) });
+  const built = parts(core);
+  tokens = built.userTokens;
+  const secretBox = built.secretBox && { secretBox: withOpenedSecretCache(built.secretBox, clock) };
+  return { ...core, ...built, ...secretBox };
 }
 
 /**
- * A Lambda container's dependencies, with the optional parts its module wires; called once per container, on the
- * first invocation (not at import, so modules stay side-effect free).
+ * A Lambda container's dependencies, with the parts of the factories its entry module passes (defineApiHandler and
+ * defineWorker type them by the manifest entry); called once per container, on the first invocation (not at import,
+ * so modules stay side-effect free).
  */
-export function depsFromEnvironment(parts: readonly PartsFactory[]): Deps {
+export function depsFromEnvironment(factories: { [G in PartGroup]?: PartsFactory<G> }): CoreDeps & Partial<Parts> {
   const config = readServiceConfig();
   const db = createDocumentClient({ tableName: config.tableName, endpoint: process.env.DYNAMODB_ENDPOINT });
   // Each DynamoDB call becomes an X-Ray subsegment under the handler's, where the time of a slow request goes.
   const tracer = processTracer();
   if (tracer.isTracingEnabled()) tracer.captureAWSv3Client(db);
-  return createDeps({ config, db, parts });
+  const builders = Object.values(factories) as ((env: NodeJS.ProcessEnv, core: CoreDeps) => Partial<Parts>)[];
+  return createDeps({ config, db, parts: (core) => Object.assign({}, ...builders.map((build) => build(process.env, core))) as Partial<Parts> });
 }

@@ -52,7 +52,7 @@ export interface WorkerDefinition {
   /** Item access to the table: the planner and the hand-over only read the stream or their payload. */
   table: 'none' | 'read-write';
   summary: string;
-  /** Keys and banks the worker uses beyond the table; the stack grants exactly these (shared/function-needs.ts). */
+  /** What the worker uses beyond the table and its queues; the stack grants exactly these, and its deps hold their parts (shared/function-needs.ts). */
   needs?: readonly FunctionNeed[];
 }
 
@@ -70,7 +70,7 @@ export const workers = {
     sendsTo: [],
     table: 'read-write',
     summary: 'Signs and sends one delivery, logs the attempt, schedules the retry',
-    needs: ['secrets'],
+    needs: ['secrets', 'outboundHttp'],
   },
   planSessionExpiry: {
     entry: 'functions/workers/plan-session-expiry.ts',
@@ -78,6 +78,7 @@ export const workers = {
     sendsTo: ['sessionExpiry'],
     table: 'none',
     summary: 'Creates the one-time expiry schedule of a new session and deletes it when the session closes earlier',
+    needs: ['schedules'],
   },
   handOverSessionExpiry: {
     entry: 'functions/workers/hand-over-session-expiry.ts',

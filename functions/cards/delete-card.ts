@@ -1,10 +1,11 @@
-import type { Deps } from '../../shared/deps.ts';
+import type { CoreDeps } from '../../shared/deps.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import type { AuthContext } from '../../shared/auth/authenticator.ts';
 import { cardDeletedEvent, toCardResource, type StoredCard } from '../../shared/domain/stored-card.ts';
 import { requireOwned } from '../../shared/auth/ownership.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { CardSchema, CardTokenParamsSchema } from '../../shared/schemas/card-schemas.ts';
+import { CardTokenParamsSchema } from '../../shared/schemas/card-schemas.ts';
 import { policies } from '../../shared/retry/policies.ts';
 import { retry } from '../../shared/retry/retry.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
@@ -13,11 +14,10 @@ import { ConditionFailedError } from '../../shared/store/conditions.ts';
  * DELETE /v1/cards/{svcToken}: a logical delete (past transactions keep pointing at the record). The first one
  * writes status deleted and card.deleted in one transaction; a repeat answers the same card and writes nothing.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'deleteCard',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.deleteCard,
   {
     params: CardTokenParamsSchema,
-    responses: { success: { 200: CardSchema }, errors: { 404: 'resource_missing: no card with this token in the merchant and mode.' } },
   },
   // A lost race against a simultaneous delete is decided again on a fresh read.
   (req, deps) =>
@@ -33,10 +33,10 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       },
       { isRetryable: (error) => error instanceof ConditionFailedError },
     ),
-  { parts: [userTokensFromEnvironment] },
+  { userTokens: userTokensFromEnvironment },
 );
 
 /** Another merchant's card, or the other mode's, is indistinguishable from a missing one. */
-async function findCard(deps: Deps, auth: AuthContext, svcToken: string): Promise<StoredCard> {
+async function findCard(deps: CoreDeps, auth: AuthContext, svcToken: string): Promise<StoredCard> {
   return requireOwned(await deps.cards.get(svcToken), auth, { resource: 'card', field: 'svcToken' });
 }

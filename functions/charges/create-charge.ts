@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import * as manifest from '../../shared/route-manifest.ts';
+import type { CoreDeps } from '../../shared/deps.ts';
 import { ownedBy } from '../../shared/auth/ownership.ts';
-import type { Deps } from '../../shared/deps.ts';
 import { GATEWAYS, gatewayModeConflict, type Merchant } from '../../shared/domain/merchant.ts';
 import { cardNumberContext, type StoredCard } from '../../shared/domain/stored-card.ts';
 import { newTransaction, type Transaction } from '../../shared/domain/transaction.ts';
@@ -9,7 +10,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../shared/erro
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import type { ApiRequest } from '../../shared/http/handler-types.ts';
 import { prefixedId } from '../../shared/ids.ts';
-import { CreateChargeBodySchema, ServerChargeSchema, type CreateChargeBody } from '../../shared/schemas/card-schemas.ts';
+import { CreateChargeBodySchema, type CreateChargeBody } from '../../shared/schemas/card-schemas.ts';
 import { IDEMPOTENCY_RETENTION_MS, type IdempotencyScope } from '../../shared/store/idempotency-store.ts';
 import { bankAccountFor } from '../../shared/payments/bank-account.ts';
 import { guardCustomer } from '../../shared/payments/card-vault.ts';
@@ -24,17 +25,10 @@ import { chargeEntryItem } from '../../shared/store/payment-index.ts';
  * The transaction is written pending before the bank is called, so a crash leaves a record to reconcile, and the
  * result, its event and the stored answer go in one transaction.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'createCharge',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.createCharge,
   {
     body: CreateChargeBodySchema,
-    responses: {
-      success: { 200: ServerChargeSchema, 202: ServerChargeSchema },
-      errors: {
-        404: 'resource_missing: svcToken is not an active card of this merchant and mode.',
-        409: 'test_mode_off, test_mode_unsupported, card_flow_unsupported (the card needs its CVV: use a session with cardToken), customer_mismatch, authentication_required (the customer must pay once with the card), bank_credentials_missing.',
-      },
-    },
   },
   async (req, deps) => {
     const { merchant, mode } = req.auth;
@@ -66,7 +60,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     );
     return serverChargeAnswer(await settleServerCharge(deps, pending, outcome, { idempotency: req.idempotency }));
   },
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
+  { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment },
 );
 
 /** The reference a charge under this Idempotency-Key scope gets, unless an older settled charge already has it. */
@@ -78,7 +72,7 @@ export const chargeReference = (scope: IdempotencyScope): string => `txn_${creat
  * and asks the bank again under the same reference, which the bank deduplicates, so the card is never charged twice.
  * If a read of the transaction settled it meanwhile (GET /v1/transactions/{reference}), it is returned settled.
  */
-async function keyedTransaction(deps: Deps, req: ApiRequest<CreateChargeBody>, card: StoredCard): Promise<Transaction> {
+async function keyedTransaction(deps: CoreDeps, req: ApiRequest<CreateChargeBody>, card: StoredCard): Promise<Transaction> {
   const { merchant, mode } = req.auth;
   const derived = chargeReference(req.idempotency!.claim.scope);
   const earlier = await deps.transactions.get(derived);
@@ -99,7 +93,7 @@ async function keyedTransaction(deps: Deps, req: ApiRequest<CreateChargeBody>, c
 }
 
 /** The card, if this merchant may charge it here: 404 as if missing for another merchant's, 409 for the rule it breaks. */
-async function chargeableCard(deps: Deps, merchant: Merchant, mode: Mode, body: CreateChargeBody): Promise<StoredCard> {
+async function chargeableCard(deps: CoreDeps, merchant: Merchant, mode: Mode, body: CreateChargeBody): Promise<StoredCard> {
   const card = await deps.cards.get(body.svcToken);
   if (!ownedBy(card, { merchant, mode }) || card.status === 'deleted') throw new NotFoundError('card', 'svcToken');
   if (!GATEWAYS[card.gateway].storedCardsWithoutCvv) {

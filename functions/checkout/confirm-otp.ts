@@ -1,4 +1,5 @@
 import { afterWrongOtp, decideOtpEntry } from '../../shared/domain/charge-transitions.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { SERVICE_CODES } from '../../shared/domain/decline-codes.ts';
 import { buildEvent } from '../../shared/domain/events.ts';
 import { stateOf, type Session } from '../../shared/domain/session.ts';
@@ -10,7 +11,7 @@ import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import type { ApiRequest, ApiResult } from '../../shared/http/handler-types.ts';
 import { errorBody } from '../../shared/http/response.ts';
 import { GatewayUnavailableError } from '../../shared/gateways/payment-gateway.ts';
-import { CheckoutChargeResultSchema, CheckoutOtpBodySchema, type CheckoutOtpBody } from '../../shared/schemas/checkout-schemas.ts';
+import { CheckoutOtpBodySchema, type CheckoutOtpBody } from '../../shared/schemas/checkout-schemas.ts';
 import { bankAccountFor } from '../../shared/payments/bank-account.ts';
 import { applyOutcome, chargeAnswer, commitStep, progressStep, rejection, settlementStep } from '../../shared/payments/charge-steps.ts';
 import { checkoutSession, refuse } from '../../shared/payments/checkout-session.ts';
@@ -23,20 +24,10 @@ import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.
  * POST /v1/checkout/otp. The session goes otp_requested -> otp_confirmed -> processing -> completed/failed.
  * Wrong codes are not failures of the session; after MAX_OTP_ENTRIES of them the attempt ends declined (one failure).
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'confirmCheckoutOtp',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.confirmCheckoutOtp,
   {
     body: CheckoutOtpBodySchema,
-    responses: {
-      success: { 200: CheckoutChargeResultSchema, 202: CheckoutChargeResultSchema },
-      errors: {
-        404: 'resource_missing: no such transaction on this session.',
-        409: 'otp_not_requested, session_completed, attempts_exhausted, charge_in_flight.',
-        410: 'session_expired.',
-        422: 'otp_invalid: wrong code; the message says how many entries remain.',
-        503: 'processor_unavailable: the bank could not check the code; nothing changed, retry.',
-      },
-    },
   },
   // A code entered while another request moved the session is decided again on the session as it is now, with the
   // bank's verdict on the code kept from the first time it was asked: the verdict does not change, the session may.
@@ -50,7 +41,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const asked: BankVerdict = {};
     return decideOnFreshSession(deps, checkoutSession(req.auth), (session) => enterCode(req, deps, session, asked));
   },
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
+  { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment },
 );
 
 interface BankVerdict {

@@ -1,4 +1,5 @@
 import { CARD_DECLINES_PER_DAY, cardDeclinesCounter, cardDeclinesInput, cardRefused, countsCardDeclines } from '../../shared/domain/card-declines.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { decideChargeStart } from '../../shared/domain/charge-transitions.ts';
 import { SERVICE_CODES } from '../../shared/domain/decline-codes.ts';
 import { GATEWAYS } from '../../shared/domain/merchant.ts';
@@ -10,7 +11,7 @@ import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import type { ApiRequest } from '../../shared/http/handler-types.ts';
 import { errorBody } from '../../shared/http/response.ts';
 import { prefixedId } from '../../shared/ids.ts';
-import { CheckoutChargeBodySchema, CheckoutChargeResultSchema, type CheckoutChargeBody } from '../../shared/schemas/checkout-schemas.ts';
+import { CheckoutChargeBodySchema, type CheckoutChargeBody } from '../../shared/schemas/checkout-schemas.ts';
 import type { AttemptStep } from '../../shared/store/charge-store.ts';
 import { bankAccountFor } from '../../shared/payments/bank-account.ts';
 import { sealCardFor } from '../../shared/payments/card-vault.ts';
@@ -27,19 +28,10 @@ import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.
  * POST /v1/checkout/charge. The session moves to processing with a version-checked write before the bank is
  * called, so of simultaneous charges exactly one reaches the bank; the others are refused with 409.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'createCheckoutCharge',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.createCheckoutCharge,
   {
     body: CheckoutChargeBodySchema,
-    responses: {
-      // 200: the attempt has a result (approved, declined or failed); 202: pending (an OTP, or the bank is late).
-      success: { 200: CheckoutChargeResultSchema, 202: CheckoutChargeResultSchema },
-      errors: {
-        400: 'invalid_payment_data: the card or document cannot be used (`field` says which); an attempt that counts as a failure.',
-        409: 'session_completed, attempts_exhausted, charge_in_flight, test_mode_off, test_mode_unsupported, bank_credentials_missing, card_unavailable (the stored card of the session was deleted).',
-        410: 'session_expired: closed by time or by the merchant.',
-      },
-    },
   },
   async (req, deps) => {
     const session = await settleStaleAttempt(deps, req.auth.merchant, checkoutSession(req.auth), req.now);
@@ -59,7 +51,7 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     );
     return applyOutcome(deps, started.after, started.transaction, outcome, req.idempotency);
   },
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
+  { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment },
 );
 
 /** Runs one write of an attempt against the session, deciding again on a fresh read after each lost race. */

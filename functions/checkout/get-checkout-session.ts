@@ -1,6 +1,7 @@
 import { toCheckoutView } from '../../shared/domain/checkout-view.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { CheckoutSessionParamsSchema, CheckoutSessionSchema } from '../../shared/schemas/checkout-schemas.ts';
+import { CheckoutSessionParamsSchema } from '../../shared/schemas/checkout-schemas.ts';
 import { openProcessorPayment } from '../../shared/payments/processor-payments.ts';
 import { checkoutSession } from '../../shared/payments/checkout-session.ts';
 import { settleStaleAttempt } from '../../shared/payments/stale-attempts.ts';
@@ -11,9 +12,9 @@ import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.
  * GET /v1/checkout/sessions/{reference}. The page polls it while a charge is pending, which settles stale attempts;
  * on a USD processor session, the first read opens the pending payment at the processor.
  */
-export const { build, handler, schemas, parts } = defineApiHandler('getCheckoutSession', { params: CheckoutSessionParamsSchema, responses: { success: { 200: CheckoutSessionSchema } } }, async (req, deps) => {
+export const { build, handler, schemas } = defineApiHandler(manifest.getCheckoutSession, { params: CheckoutSessionParamsSchema }, async (req, deps) => {
   const current = await settleStaleAttempt(deps, req.auth.merchant, checkoutSession(req.auth), req.now);
   const session = await openProcessorPayment(deps, req.auth.merchant, current, req.now);
   const card = session.cardToken ? await deps.cards.get(session.cardToken) : null;
   return { statusCode: 200, body: toCheckoutView(session, card, req.auth.merchant, req.now) };
-}, { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] });
+}, { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment });

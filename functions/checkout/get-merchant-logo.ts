@@ -1,14 +1,12 @@
 import * as z from 'zod';
+import * as manifest from '../../shared/route-manifest.ts';
 import { NotFoundError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { LOGO_CONTENT_TYPES } from '../../shared/domain/merchant-branding.ts';
 
 const LogoParamsSchema = z.strictObject({
   merchantId: z.string().regex(/^mer_[0-9A-Za-z_]{1,64}$/, { error: 'must be a merchant id (mer_...)' }),
   hash: z.string().regex(/^[0-9a-f]{32}$/, { error: 'must be a logo hash (32 lowercase hex characters)' }),
 });
-
-const LogoSchema = z.string().meta({ format: 'binary', description: `The image: ${LOGO_CONTENT_TYPES.join(', ')}.` });
 
 /** A year, immutable: the hash in the URL changes with the image, so a cached copy is never stale. */
 const LOGO_CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -17,9 +15,9 @@ const LOGO_CACHE_CONTROL = 'public, max-age=31536000, immutable';
  * GET /v1/checkout/logos/{merchantId}/{hash}, no key: the merchant logo the checkout page shows (an <img> on the page's
  * own origin; CloudFront caches it). Only the current logo's hash answers; any other is 404, like a missing merchant.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'getMerchantLogo',
-  { params: LogoParamsSchema, responses: { success: { 200: LogoSchema }, mediaType: 'image/*', errors: { 404: 'resource_missing: no such logo (replaced, removed, or never uploaded)' } } },
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.getMerchantLogo,
+  { params: LogoParamsSchema },
   async (req, deps) => {
     const logo = await deps.merchants.getLogo(req.params.merchantId, req.params.hash);
     if (!logo) throw new NotFoundError('logo', 'hash');

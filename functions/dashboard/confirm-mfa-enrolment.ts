@@ -1,22 +1,22 @@
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { auditEntry } from '../../shared/domain/audit-entry.ts';
 import { openEnrolment } from '../../shared/dashboard/mfa-enrolment-session.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { ConfirmMfaEnrolmentBodySchema, MfaStateSchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { ConfirmMfaEnrolmentBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { withReservedAttempt } from '../../shared/dashboard/sign-in-guard.ts';
 
 /**
  * POST /v1/dashboard/me/mfa/enrolment/confirm: the app's first code turns MFA on (every later sign-in asks for a
  * code); recorded in the audit log once the directory has it on.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'confirmDashboardMfaEnrolment',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.confirmDashboardMfaEnrolment,
   {
     body: ConfirmMfaEnrolmentBodySchema,
-    responses: { success: { 200: MfaStateSchema }, errors: { 400: 'incorrect_mfa_code or mfa_enrolment_expired: enter the current code, or start again.', 409: 'mfa_already_enabled: turned on meanwhile.' } },
   },
   async (req, deps) => {
     const user = signedInUser(req.auth);
@@ -27,5 +27,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     await deps.audit.record(auditEntry(user, req.now, 'user.mfa_enabled', user.id, { method: 'totp' }));
     return { statusCode: 200, body: { enabled: true } };
   },
-  { parts: [cryptoFromEnvironment, userTokensFromEnvironment, userDirectoryFromEnvironment] },
+  { crypto: cryptoFromEnvironment, userTokens: userTokensFromEnvironment, userDirectory: userDirectoryFromEnvironment },
 );

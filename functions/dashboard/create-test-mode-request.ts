@@ -1,16 +1,17 @@
 import { auditEntry } from '../../shared/domain/audit-entry.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { testModeRequestProblem, type TestModeRequest } from '../../shared/domain/test-mode-request.ts';
 import { ConflictError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { SettingsSchema, TestModeRequestBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { TestModeRequestBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { settingsView, testModeRequestsOf } from '../../shared/dashboard/settings-view.ts';
 
 /** POST /v1/dashboard/test-mode-requests: the request (replacing a pending one) and its audit entry, one transaction. */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'createTestModeRequest',
-  { body: TestModeRequestBodySchema, responses: { success: { 202: SettingsSchema }, errors: { 409: 'test_mode_unsupported: the gateway has no test environment.' } } },
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.createTestModeRequest,
+  { body: TestModeRequestBodySchema },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
     const { gateway, enabled } = req.body;
@@ -21,5 +22,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     const merchant = (await deps.merchants.get(actor.merchantId)) ?? req.auth.merchant;
     return { statusCode: 202, body: await settingsView(deps, merchant) };
   },
-  { parts: [userTokensFromEnvironment] },
+  { userTokens: userTokensFromEnvironment },
 );

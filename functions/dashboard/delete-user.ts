@@ -1,19 +1,19 @@
 import { auditEntry } from '../../shared/domain/audit-entry.ts';
-import { LAST_ADMIN_ERRORS } from '../../shared/dashboard/errors.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { DeletedUserSchema, UserIdParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { UserIdParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { changeUserKeepingAnAdmin } from '../../shared/dashboard/user-access.ts';
 
 /**
  * DELETE /v1/dashboard/users/{id}: the user item goes with its audit entry in one transaction (their tokens stop
  * working at once: every call reads the user), then their login.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'deleteDashboardUser',
-  { params: UserIdParamsSchema, responses: { success: { 200: DeletedUserSchema }, errors: { 404: 'resource_missing', 409: LAST_ADMIN_ERRORS } } },
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.deleteDashboardUser,
+  { params: UserIdParamsSchema },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
     const user = await changeUserKeepingAnAdmin(deps, actor.merchantId, req.params.id, null, async (user, guard) => {
@@ -23,5 +23,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     await deps.userDirectory.removeLogin(user.id);
     return { statusCode: 200, body: { id: user.id, deleted: true } };
   },
-  { parts: [userDirectoryFromEnvironment, userTokensFromEnvironment] },
+  { userDirectory: userDirectoryFromEnvironment, userTokens: userTokensFromEnvironment },
 );

@@ -1,13 +1,13 @@
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { MfaStateSchema } from '../../shared/schemas/dashboard-schemas.ts';
 
 /** GET /v1/dashboard/me/mfa: whether the signed-in user's sign-in asks for a code (the directory knows; the table does not). */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'getDashboardMfa',
-  { responses: { success: { 200: MfaStateSchema } } },
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.getDashboardMfa,
+  {},
   async (req, deps) => ({ statusCode: 200, body: { enabled: await deps.userDirectory.mfaEnabled(signedInUser(req.auth).id) } }),
-  { parts: [userTokensFromEnvironment, userDirectoryFromEnvironment] },
+  { userTokens: userTokensFromEnvironment, userDirectory: userDirectoryFromEnvironment },
 );

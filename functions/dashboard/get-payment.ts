@@ -1,19 +1,20 @@
 import { toSessionResource } from '../../shared/domain/session.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { toTransactionDetail } from '../../shared/domain/transaction.ts';
 import { requireOwned } from '../../shared/auth/ownership.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { deliveriesOfPayment } from '../../shared/dashboard/payment-deliveries.ts';
-import { PaymentDetailSchema, PaymentReferenceParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { PaymentReferenceParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
 
 /**
  * GET /v1/dashboard/payments/{reference}: the session (null for a server-to-server charge), every attempt with
  * its bank code, Spanish reason, document and trace, and the webhook deliveries of its events (payment-deliveries.ts). A transaction of a session answers its session. Read only:
  * a pending attempt is shown as stored (GET /v1/transactions/{reference} settles it).
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'getDashboardPayment',
-  { params: PaymentReferenceParamsSchema, responses: { success: { 200: PaymentDetailSchema }, errors: { 404: 'resource_missing' } } },
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.getDashboardPayment,
+  { params: PaymentReferenceParamsSchema },
   async (req, deps) => {
     const missing = { resource: 'payment', field: 'reference' };
     let reference = req.params.reference;
@@ -34,5 +35,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       body: { session: toSessionResource(session, req.now, deps.config.checkoutBaseUrl), transactions: attempts.map((t) => toTransactionDetail(t)), deliveries },
     };
   },
-  { parts: [userTokensFromEnvironment] },
+  { userTokens: userTokensFromEnvironment },
 );

@@ -1,4 +1,5 @@
-import type { Deps } from '../../shared/deps.ts';
+import type { CoreDeps } from '../../shared/deps.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import type { AuthContext } from '../../shared/auth/authenticator.ts';
 import { ownedBy } from '../../shared/auth/ownership.ts';
 import { chargeRow, matchesFilters, sessionRow, type PaymentRow } from '../../shared/domain/payment-row.ts';
@@ -6,11 +7,11 @@ import { toSessionResource } from '../../shared/domain/session.ts';
 import { ValidationError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { PaymentListSchema, PaymentsQuerySchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { PaymentsQuerySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { decodeCursor, encodeCursor, searchPayments } from '../../shared/dashboard/payment-search.ts';
 
 /** A reference names one payment: read directly, never searched for. */
-async function paymentByReference(deps: Deps, auth: AuthContext, reference: string, now: number): Promise<PaymentRow | null> {
+async function paymentByReference(deps: CoreDeps, auth: AuthContext, reference: string, now: number): Promise<PaymentRow | null> {
   if (reference.startsWith('cs_')) {
     const session = await deps.sessions.get(reference);
     if (!ownedBy(session, auth)) return null;
@@ -35,9 +36,9 @@ function instant(value: string | undefined, field: 'from' | 'to'): string | unde
  * GET /v1/dashboard/payments: sessions and server-to-server charges of the caller's mode in one list, newest first;
  * `query` is a reference (read directly) or a customerRef. docs/dashboard.md, "Payments".
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'listDashboardPayments',
-  { query: PaymentsQuerySchema, responses: { success: { 200: PaymentListSchema } } },
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.listDashboardPayments,
+  { query: PaymentsQuerySchema },
   async (req, deps) => {
     const { query, lastFour, status, currency, amountMinor, limit, cursor } = req.query;
     const owner = { merchantId: req.auth.merchant.id, mode: req.auth.mode };
@@ -57,5 +58,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       body: { data: page.data, hasMore: page.after !== null, nextCursor: page.after === null ? null : encodeCursor(owner, page.after) },
     };
   },
-  { parts: [userTokensFromEnvironment] },
+  { userTokens: userTokensFromEnvironment },
 );

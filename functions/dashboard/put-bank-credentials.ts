@@ -1,27 +1,21 @@
 import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { auditEntry } from '../../shared/domain/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { BankCredentialsBodySchema, GatewayParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
-import * as z from 'zod';
-
-const LoadedSchema = z.object({ gateway: z.string(), loaded: z.literal(true) });
 
 /**
  * PUT /v1/dashboard/bank-credentials/{gateway}: sealed and stored as the admin CLI does (write-only: no route
  * answers them). The audit entry, without the credentials, follows the sealed write (its own transaction).
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'putDashboardBankCredentials',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.putDashboardBankCredentials,
   {
     params: GatewayParamsSchema,
     body: BankCredentialsBodySchema,
-    responses: {
-      success: { 200: LoadedSchema },
-      errors: { 400: "credentials_invalid: a field the gateway's connector needs is missing, unknown or invalid (`field` names it, its value is never quoted)." },
-    },
   },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
@@ -29,5 +23,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     await deps.audit.record(auditEntry(actor, req.now, 'bank_credentials.loaded', req.params.gateway));
     return { statusCode: 200, body: { gateway: req.params.gateway, loaded: true as const } };
   },
-  { parts: [cryptoFromEnvironment, userTokensFromEnvironment] },
+  { crypto: cryptoFromEnvironment, userTokens: userTokensFromEnvironment },
 );

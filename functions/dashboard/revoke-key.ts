@@ -1,8 +1,9 @@
 import { auditEntry } from '../../shared/domain/audit-entry.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { KeyIdParamsSchema, KeyResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { KeyIdParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import { findManagedKey, toKeySummary } from '../../shared/dashboard/key-access.ts';
 
@@ -10,9 +11,9 @@ import { findManagedKey, toKeySummary } from '../../shared/dashboard/key-access.
  * POST /v1/dashboard/keys/{id}/revoke: revocation and audit entry in one transaction; a revoked key answers as it is.
  * A live secret key is revoked by admins only (key-access.ts).
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'revokeDashboardKey',
-  { params: KeyIdParamsSchema, responses: { success: { 200: KeyResultSchema }, errors: { 404: 'resource_missing' } } },
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.revokeDashboardKey,
+  { params: KeyIdParamsSchema },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
     const key = await findManagedKey(deps, actor, req.params.id);
@@ -25,5 +26,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     }
     return { statusCode: 200, body: { key: { ...toKeySummary(key), status: 'revoked' as const } } };
   },
-  { parts: [userTokensFromEnvironment] },
+  { userTokens: userTokensFromEnvironment },
 );

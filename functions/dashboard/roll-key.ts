@@ -1,10 +1,11 @@
 import { newKeyRecord } from '../../shared/admin/merchant-admin.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { auditEntry } from '../../shared/domain/audit-entry.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { ConflictError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { KeyIdParamsSchema, RolledKeySchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { KeyIdParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
 import { findManagedKey, toKeySummary } from '../../shared/dashboard/key-access.ts';
 
@@ -13,9 +14,9 @@ import { findManagedKey, toKeySummary } from '../../shared/dashboard/key-access.
  * in one transaction. The new key is in this answer only (the table keeps its hash), remembers who minted it, and
  * a live secret key is rolled by admins only (key-access.ts).
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'rollDashboardKey',
-  { params: KeyIdParamsSchema, responses: { success: { 201: RolledKeySchema }, errors: { 404: 'resource_missing', 409: 'key_revoked: the key is already revoked (nothing to roll).' } } },
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.rollDashboardKey,
+  { params: KeyIdParamsSchema },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
     const old = await findManagedKey(deps, actor, req.params.id);
@@ -31,5 +32,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     }
     return { statusCode: 201, body: { key: toKeySummary(record), secret: minted.key } };
   },
-  { parts: [userTokensFromEnvironment] },
+  { userTokens: userTokensFromEnvironment },
 );

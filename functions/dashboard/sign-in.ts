@@ -1,7 +1,8 @@
 import { normaliseEmail } from '../../shared/domain/dashboard-user.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { SignInBodySchema, SignInResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { SignInBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { signInAnswer } from '../../shared/dashboard/sign-in-answer.ts';
 import { limitSignInRate, withReservedAttempt } from '../../shared/dashboard/sign-in-guard.ts';
 
@@ -10,14 +11,14 @@ import { limitSignInRate, withReservedAttempt } from '../../shared/dashboard/sig
  * against the email's lockout before the directory is asked (sign-in-guard.ts): a locked email costs no password check.
  * Before that, the attempt counts against sign-in's rate limit per client address and per email.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'dashboardSignIn',
-  { body: SignInBodySchema, responses: { success: { 200: SignInResultSchema } } },
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.dashboardSignIn,
+  { body: SignInBodySchema },
   async (req, deps) => {
     const email = normaliseEmail(req.body.email);
     await limitSignInRate(deps, { client: req.client.ipAddress, email }, req.now);
     const result = await withReservedAttempt(deps, email, req.now, () => deps.userDirectory.signIn(email, req.body.password), (outcome) => outcome.kind === 'refused');
     return signInAnswer(deps, result, req.now, { mfa: false });
   },
-  { parts: [userDirectoryFromEnvironment] },
+  { userDirectory: userDirectoryFromEnvironment },
 );

@@ -1,10 +1,11 @@
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { ENROLMENT_LIFETIME_MS, sealEnrolment } from '../../shared/dashboard/mfa-enrolment-session.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { MfaEnrolmentSchema, StartMfaEnrolmentBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { StartMfaEnrolmentBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { withReservedAttempt } from '../../shared/dashboard/sign-in-guard.ts';
 
 /**
@@ -12,9 +13,9 @@ import { withReservedAttempt } from '../../shared/dashboard/sign-in-guard.ts';
  * enrolment needs), then a new TOTP secret, its otpauth:// URI for the QR code, and the sealed enrolment session the
  * confirm route takes back. Nothing changes until a code confirms it.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'startDashboardMfaEnrolment',
-  { body: StartMfaEnrolmentBodySchema, responses: { success: { 200: MfaEnrolmentSchema }, errors: { 400: 'incorrect_password: the password is not the account\'s.', 409: 'mfa_already_enabled: turn it off first.' } } },
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.startDashboardMfaEnrolment,
+  { body: StartMfaEnrolmentBodySchema },
   async (req, deps) => {
     const user = signedInUser(req.auth);
     const enrolment = await withReservedAttempt(deps, user.email, req.now, () => deps.userDirectory.startMfaEnrolment(user, req.body.password));
@@ -29,5 +30,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       headers: { 'Cache-Control': 'no-store' },
     };
   },
-  { parts: [cryptoFromEnvironment, userTokensFromEnvironment, userDirectoryFromEnvironment] },
+  { crypto: cryptoFromEnvironment, userTokens: userTokensFromEnvironment, userDirectory: userDirectoryFromEnvironment },
 );

@@ -1,19 +1,20 @@
 import { auditEntry } from '../../shared/domain/audit-entry.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { BrandingError, type BrandingInput } from '../../shared/domain/merchant-branding.ts';
 import { ValidationError } from '../../shared/errors.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { SettingsSchema, UpdateSettingsBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { UpdateSettingsBodySchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { settingsView } from '../../shared/dashboard/settings-view.ts';
 
 /**
  * PATCH /v1/dashboard/settings: business name and logo (MerchantStore.updateBranding, which checks them). The audit
  * entry is written right after: updateBranding is its own transaction (the logo's bytes beside the merchant).
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'updateDashboardSettings',
-  { body: UpdateSettingsBodySchema, responses: { success: { 200: SettingsSchema } } },
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.updateDashboardSettings,
+  { body: UpdateSettingsBodySchema },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
     const { businessName, logo } = req.body;
@@ -32,5 +33,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     await deps.audit.record(auditEntry(actor, req.now, 'settings.updated', actor.merchantId, changed));
     return { statusCode: 200, body: await settingsView(deps, merchant) };
   },
-  { parts: [userTokensFromEnvironment] },
+  { userTokens: userTokensFromEnvironment },
 );

@@ -1,15 +1,15 @@
 import { auditEntry } from '../../shared/domain/audit-entry.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { signedInUser } from '../../shared/dashboard/signed-in-user.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
-import { LAST_ADMIN_ERRORS } from '../../shared/dashboard/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { UpdateUserBodySchema, UserIdParamsSchema, UserResultSchema } from '../../shared/schemas/dashboard-schemas.ts';
+import { UpdateUserBodySchema, UserIdParamsSchema } from '../../shared/schemas/dashboard-schemas.ts';
 import { changeUserKeepingAnAdmin } from '../../shared/dashboard/user-access.ts';
 
 /** PATCH /v1/dashboard/users/{id}: a new role, written with its audit entry; never the merchant's last admin demoted. */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'updateDashboardUser',
-  { params: UserIdParamsSchema, body: UpdateUserBodySchema, responses: { success: { 200: UserResultSchema }, errors: { 404: 'resource_missing', 409: LAST_ADMIN_ERRORS } } },
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.updateDashboardUser,
+  { params: UserIdParamsSchema, body: UpdateUserBodySchema },
   async (req, deps) => {
     const actor = signedInUser(req.auth);
     const updated = await changeUserKeepingAnAdmin(deps, actor.merchantId, req.params.id, req.body.role, (user, guard) => {
@@ -18,5 +18,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     });
     return { statusCode: 200, body: { user: updated } };
   },
-  { parts: [userTokensFromEnvironment] },
+  { userTokens: userTokensFromEnvironment },
 );

@@ -1,8 +1,6 @@
-import * as z from 'zod';
+import * as manifest from '../../shared/route-manifest.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { loadServedDocument } from '../../shared/openapi/served-document.ts';
-
-const OpenApiDocumentSchema = z.looseObject({ openapi: z.literal('3.1.0') }).meta({ id: 'OpenApiDocument', description: 'This document.' });
 
 let served: unknown;
 
@@ -10,7 +8,7 @@ let served: unknown;
  * GET /v1/openapi.json, no key. Loaded once per process: the schemas cannot change while it runs. The server is the
  * origin that serves the document, so the sandbox and every stage describe themselves.
  */
-export const { build, handler, schemas, parts } = defineApiHandler('getOpenApiDocument', { responses: { success: { 200: OpenApiDocumentSchema } } }, async () => {
+export const { build, handler, schemas } = defineApiHandler(manifest.getOpenApiDocument, {}, async () => {
   served ??= await loadServedDocument();
   return { statusCode: 200, body: served };
 });

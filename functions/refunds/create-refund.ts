@@ -1,9 +1,10 @@
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { createRefund, refundAnswer } from '../../shared/payments/refunds.ts';
-import { CreateRefundBodySchema, RefundSchema } from '../../shared/schemas/refund-schemas.ts';
+import { CreateRefundBodySchema } from '../../shared/schemas/refund-schemas.ts';
 import { TransactionReferenceParamsSchema } from '../../shared/schemas/transaction-schemas.ts';
 import { findTransaction } from '../../shared/payments/transaction-access.ts';
 
@@ -12,23 +13,15 @@ import { findTransaction } from '../../shared/payments/transaction-access.ts';
  * it. The amount is reserved on the transaction before the bank is called, so parallel refunds never exceed what was
  * approved; the bank's answer, the event and the stored answer are written together (shared/payments/refunds.ts).
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'createRefund',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.createRefund,
   {
     params: TransactionReferenceParamsSchema,
     body: CreateRefundBodySchema,
-    responses: {
-      success: { 200: RefundSchema, 202: RefundSchema },
-      errors: {
-        400: 'refund_amount_exceeds_remaining: amountMinor is more than remains to refund.',
-        404: 'resource_missing: no such transaction in this merchant and mode.',
-        409: 'transaction_not_refundable (not approved), already_refunded (nothing remains), refund_unsupported (the gateway\'s network offers no card refund, e.g. Banco Mercantil), refund_conflict (parallel refunds kept writing first: retry with the same key), test_mode_off, bank_credentials_missing.',
-      },
-    },
   },
   async (req, deps) => {
     const transaction = await findTransaction(deps, req.auth, req.params.reference);
     return refundAnswer(await createRefund(deps, req.auth.merchant, transaction, req.body, req.idempotency!, req.now));
   },
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment, userTokensFromEnvironment] },
+  { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment, userTokens: userTokensFromEnvironment },
 );

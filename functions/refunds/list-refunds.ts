@@ -1,10 +1,10 @@
 import { refundedMinor, toRefundResource } from '../../shared/domain/refund.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { refundsOf } from '../../shared/payments/refunds.ts';
-import { RefundListSchema } from '../../shared/schemas/refund-schemas.ts';
 import { TransactionReferenceParamsSchema } from '../../shared/schemas/transaction-schemas.ts';
 import { findTransaction } from '../../shared/payments/transaction-access.ts';
 
@@ -12,9 +12,9 @@ import { findTransaction } from '../../shared/payments/transaction-access.ts';
  * GET /v1/transactions/{reference}/refunds: oldest first. A refund left pending for a minute (no answer in time, or
  * held by the bank until it settles) is settled here from the bank's record first.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'listRefunds',
-  { params: TransactionReferenceParamsSchema, responses: { success: { 200: RefundListSchema }, errors: { 404: 'resource_missing: no such transaction in this merchant and mode.' } } },
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.listRefunds,
+  { params: TransactionReferenceParamsSchema },
   async (req, deps) => {
     const stored = await findTransaction(deps, req.auth, req.params.reference);
     const { transaction, refunds } = await refundsOf(deps, req.auth.merchant, stored, req.now);
@@ -23,5 +23,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
       body: { data: refunds.map(toRefundResource), transactionReference: transaction.reference, amountMinor: transaction.amountMinor, amountRefundedMinor: refundedMinor(transaction) },
     };
   },
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment, userTokensFromEnvironment] },
+  { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment, userTokens: userTokensFromEnvironment },
 );

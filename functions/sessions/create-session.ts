@@ -1,23 +1,17 @@
 import { ownedBy } from '../../shared/auth/ownership.ts';
 import { GATEWAYS, modeConflict } from '../../shared/domain/merchant.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { newSession, toSessionResource } from '../../shared/domain/session.ts';
 import { ConflictError, NotFoundError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { newId, prefixedId } from '../../shared/ids.ts';
 import { guardCustomer } from '../../shared/payments/card-vault.ts';
-import { CreateSessionBodySchema, SessionSchema } from '../../shared/schemas/session-schemas.ts';
+import { CreateSessionBodySchema } from '../../shared/schemas/session-schemas.ts';
 
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'createSession',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.createSession,
   {
     body: CreateSessionBodySchema,
-    responses: {
-      success: { 201: SessionSchema },
-      errors: {
-        404: 'resource_missing: cardToken is not a card of this merchant and mode, or it was deleted.',
-        409: 'merchant_not_provisioned, test_mode_off, test_mode_unsupported, card_flow_unsupported, customer_mismatch (customerRef is not the cardToken\'s customer).',
-      },
-    },
   },
   async (req, deps) => {
     const { merchant, mode } = req.auth;

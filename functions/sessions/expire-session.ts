@@ -1,10 +1,11 @@
+import * as manifest from '../../shared/route-manifest.ts';
 import { stateOf, toSessionResource } from '../../shared/domain/session.ts';
 import { decideMerchantExpire } from '../../shared/domain/session-state.ts';
 import { ConflictError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { SessionReferenceParamsSchema, SessionSchema } from '../../shared/schemas/session-schemas.ts';
-import { closeSession } from '../../shared/payments/close-session.ts';
+import { SessionReferenceParamsSchema } from '../../shared/schemas/session-schemas.ts';
 import { findSession } from '../../shared/payments/session-access.ts';
+import { closeSession } from '../../shared/payments/close-session.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 
@@ -14,18 +15,10 @@ const REJECTIONS = {
   charge_in_flight: 'A charge is in flight on this session. Retry once it is resolved; a rejected charge makes the session expirable.',
 } as const;
 
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'expireSession',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.expireSession,
   {
     params: SessionReferenceParamsSchema,
-    responses: {
-      success: { 200: SessionSchema },
-      errors: {
-        404: 'resource_missing: no such session in this merchant.',
-        409: 'mode_mismatch, session_completed, charge_in_flight, processor_already_charged.',
-        503: 'processor_cancellation_failed: the USD processor could not cancel the pending payment; nothing changed, retry.',
-      },
-    },
   },
   async (req, deps) => {
     const result = await closeSession(deps, {
@@ -41,5 +34,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     // findSession answers 404 rather than returning nothing.
     return { statusCode: 200, body: toSessionResource(result!.session, req.now, deps.config.checkoutBaseUrl) };
   },
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment] },
+  { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment },
 );

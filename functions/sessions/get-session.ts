@@ -1,10 +1,11 @@
 import { toSessionResource } from '../../shared/domain/session.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { SessionReferenceParamsSchema, SessionSchema } from '../../shared/schemas/session-schemas.ts';
+import { SessionReferenceParamsSchema } from '../../shared/schemas/session-schemas.ts';
 import { findSession } from '../../shared/payments/session-access.ts';
 
-export const { build, handler, schemas, parts } = defineApiHandler('getSession', { params: SessionReferenceParamsSchema, responses: { success: { 200: SessionSchema }, errors: { 404: 'resource_missing: no such session in this merchant and mode.' } } }, async (req, deps) => {
+export const { build, handler, schemas } = defineApiHandler(manifest.getSession, { params: SessionReferenceParamsSchema }, async (req, deps) => {
   const session = await findSession(deps, req.auth, req.params.reference);
   return { statusCode: 200, body: toSessionResource(session, req.now, deps.config.checkoutBaseUrl) };
-}, { parts: [userTokensFromEnvironment] });
+}, { userTokens: userTokensFromEnvironment });

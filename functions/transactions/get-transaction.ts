@@ -1,10 +1,11 @@
 import { toTransactionDetail } from '../../shared/domain/transaction.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { requireOwned } from '../../shared/auth/ownership.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { isStaleServerCharge, reconcileServerCharge } from '../../shared/payments/server-charges.ts';
 import { refundsOf } from '../../shared/payments/refunds.ts';
-import { TransactionDetailSchema, TransactionReferenceParamsSchema } from '../../shared/schemas/transaction-schemas.ts';
+import { TransactionReferenceParamsSchema } from '../../shared/schemas/transaction-schemas.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
 
@@ -14,14 +15,14 @@ import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.
  * settles a checkout charge; a bank still silent leaves it pending. Its refunds are listed, those left pending settled
  * likewise (shared/payments/refunds.ts).
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'getTransaction',
-  { params: TransactionReferenceParamsSchema, responses: { success: { 200: TransactionDetailSchema }, errors: { 404: 'resource_missing: no such transaction in this merchant and mode.' } } },
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.getTransaction,
+  { params: TransactionReferenceParamsSchema },
   async (req, deps) => {
     const stored = requireOwned(await deps.transactions.get(req.params.reference), req.auth, { resource: 'transaction', field: 'reference' });
     const charged = isStaleServerCharge(stored, req.now) ? await reconcileServerCharge(deps, req.auth.merchant, stored) : stored;
     const { transaction, refunds } = await refundsOf(deps, req.auth.merchant, charged, req.now);
     return { statusCode: 200, body: toTransactionDetail(transaction, refunds) };
   },
-  { parts: [cryptoFromEnvironment, gatewaysFromEnvironment, userTokensFromEnvironment] },
+  { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment, userTokens: userTokensFromEnvironment },
 );

@@ -1,8 +1,9 @@
 import { ConflictError } from '../../shared/errors.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { prefixedId } from '../../shared/ids.ts';
-import { CreatedWebhookEndpointSchema, CreateWebhookEndpointBodySchema } from '../../shared/schemas/webhook-schemas.ts';
+import { CreateWebhookEndpointBodySchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
 import { newSigningSecret } from '../../shared/webhooks/signing-secret.ts';
 import { checkEndpointUrl, resolveAuth } from '../../shared/webhooks/endpoint-auth.ts';
@@ -13,9 +14,9 @@ export const MAX_ENDPOINTS_PER_MODE = 16;
 
 const NO_AUTH = { settings: { authType: 'none', authHeaderName: null, oauthTokenUrl: null, oauthClientId: null, oauthScope: null }, credentials: {} } as const;
 
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'createWebhookEndpoint',
-  { body: CreateWebhookEndpointBodySchema, responses: { success: { 201: CreatedWebhookEndpointSchema }, errors: { 409: 'endpoint_limit_reached.' } } },
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.createWebhookEndpoint,
+  { body: CreateWebhookEndpointBodySchema },
   async (req, deps) => {
     const { merchant, mode } = req.auth;
     checkEndpointUrl(deps, req.body.url, 'url');
@@ -47,5 +48,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     // The only time the secret leaves the service: it is stored encrypted and never shown again.
     return { statusCode: 201, body: { ...toEndpointResource(endpoint), secret } };
   },
-  { parts: [cryptoFromEnvironment, userTokensFromEnvironment] },
+  { crypto: cryptoFromEnvironment, userTokens: userTokensFromEnvironment },
 );

@@ -1,11 +1,12 @@
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { DeletedWebhookEndpointSchema, WebhookEndpointParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
+import { WebhookEndpointParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { findEndpoint } from '../../shared/webhooks/webhook-access.ts';
 
 /** Deliveries still queued for the endpoint find it gone and stop; its delivery history stays listable. */
-export const { build, handler, schemas, parts } = defineApiHandler('deleteWebhookEndpoint', { params: WebhookEndpointParamsSchema, responses: { success: { 200: DeletedWebhookEndpointSchema }, errors: { 404: 'resource_missing.' } } }, async (req, deps) => {
+export const { build, handler, schemas } = defineApiHandler(manifest.deleteWebhookEndpoint, { params: WebhookEndpointParamsSchema }, async (req, deps) => {
   const endpoint = await findEndpoint(deps, req.auth, req.params.id);
   await deps.webhookEndpoints.delete(endpoint.id);
   return { statusCode: 200, body: { id: endpoint.id, deleted: true } };
-}, { parts: [userTokensFromEnvironment] });
+}, { userTokens: userTokensFromEnvironment });

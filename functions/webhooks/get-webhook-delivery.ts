@@ -1,9 +1,10 @@
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { WebhookDeliveryParamsSchema, WebhookDeliverySchema } from '../../shared/schemas/webhook-schemas.ts';
+import { WebhookDeliveryParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toDeliveryResource } from '../../shared/webhooks/delivery.ts';
 import { findDelivery } from '../../shared/webhooks/webhook-access.ts';
 
-export const { build, handler, schemas, parts } = defineApiHandler('getWebhookDelivery', { params: WebhookDeliveryParamsSchema, responses: { success: { 200: WebhookDeliverySchema }, errors: { 404: 'resource_missing.' } } }, async (req, deps) => {
+export const { build, handler, schemas } = defineApiHandler(manifest.getWebhookDelivery, { params: WebhookDeliveryParamsSchema }, async (req, deps) => {
   return { statusCode: 200, body: toDeliveryResource(await findDelivery(deps, req.auth, req.params.id)) };
-}, { parts: [userTokensFromEnvironment] });
+}, { userTokens: userTokensFromEnvironment });

@@ -1,6 +1,7 @@
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { WebhookDeliveryParamsSchema, WebhookDeliverySchema } from '../../shared/schemas/webhook-schemas.ts';
+import { WebhookDeliveryParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { toDeliveryResource } from '../../shared/webhooks/delivery.ts';
 import { retryDelivery } from '../../shared/webhooks/manual-retry.ts';
 import { findDelivery } from '../../shared/webhooks/webhook-access.ts';
@@ -10,13 +11,13 @@ import { queuesFromEnvironment } from '../../shared/background/queues-from-envir
  * One more attempt, now: also after the automatic retries are spent or the message went to the dead-letter queue.
  * It does not restart the automatic schedule; a delivery still being retried keeps its own schedule.
  */
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'retryWebhookDelivery',
-  { params: WebhookDeliveryParamsSchema, responses: { success: { 202: WebhookDeliverySchema }, errors: { 404: 'resource_missing.', 409: 'endpoint_deleted, endpoint_disabled.' } } },
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.retryWebhookDelivery,
+  { params: WebhookDeliveryParamsSchema },
   async (req, deps) => {
     const delivery = await findDelivery(deps, req.auth, req.params.id);
     await retryDelivery(deps, delivery);
     return { statusCode: 202, body: toDeliveryResource(delivery) };
   },
-  { parts: [queuesFromEnvironment, userTokensFromEnvironment] },
+  { queues: queuesFromEnvironment, userTokens: userTokensFromEnvironment },
 );

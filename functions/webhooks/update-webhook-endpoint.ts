@@ -1,6 +1,7 @@
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
-import { UpdateWebhookEndpointBodySchema, WebhookEndpointParamsSchema, WebhookEndpointSchema } from '../../shared/schemas/webhook-schemas.ts';
+import { UpdateWebhookEndpointBodySchema, WebhookEndpointParamsSchema } from '../../shared/schemas/webhook-schemas.ts';
 import { endpointChanges, toEndpointResource, type WebhookEndpoint } from '../../shared/webhooks/endpoint.ts';
 import { checkEndpointUrl, readCredentials, resolveAuth } from '../../shared/webhooks/endpoint-auth.ts';
 import { findEndpoint, saveEndpoint } from '../../shared/webhooks/webhook-access.ts';
@@ -8,12 +9,11 @@ import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 
 const AUTH_FIELDS = ['authType', 'authToken', 'authUsername', 'authPassword', 'authHeaderName', 'oauthTokenUrl', 'oauthClientId', 'oauthClientSecret', 'oauthScope'] as const;
 
-export const { build, handler, schemas, parts } = defineApiHandler(
-  'updateWebhookEndpoint',
+export const { build, handler, schemas } = defineApiHandler(
+  manifest.updateWebhookEndpoint,
   {
     params: WebhookEndpointParamsSchema,
     body: UpdateWebhookEndpointBodySchema,
-    responses: { success: { 200: WebhookEndpointSchema }, errors: { 404: 'resource_missing.', 409: 'endpoint_changed: changed or deleted meanwhile; read it again and retry.' } },
   },
   async (req, deps) => {
     const endpoint = await findEndpoint(deps, req.auth, req.params.id);
@@ -37,5 +37,5 @@ export const { build, handler, schemas, parts } = defineApiHandler(
     await saveEndpoint(deps, next, endpoint.version);
     return { statusCode: 200, body: toEndpointResource(next), auditDetail: endpointChanges(endpoint, next, body) };
   },
-  { parts: [cryptoFromEnvironment, userTokensFromEnvironment] },
+  { crypto: cryptoFromEnvironment, userTokens: userTokensFromEnvironment },
 );

@@ -1,8 +1,8 @@
 import { EventType } from '@aws-lambda-powertools/batch';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { newImageOf } from '../../shared/background/stream-image.ts';
-import { defineRecordWorker } from '../../shared/background/define-worker.ts';
-import type { Deps } from '../../shared/deps.ts';
+import { defineRecordWorker } from '../../shared/background/define-record-worker.ts';
+import type { WorkerDeps } from '../../shared/background/define-worker.ts';
 import type { EventEnvelope } from '../../shared/domain/events.ts';
 import { newDelivery, type DeliveryMessage } from '../../shared/webhooks/delivery.ts';
 import { isSubscribed } from '../../shared/webhooks/subscriptions.ts';
@@ -12,7 +12,7 @@ import { queuesFromEnvironment } from '../../shared/background/queues-from-envir
  * One delivery per enabled endpoint of the event's merchant and mode that subscribes to its type. The delivery id
  * comes from the event and the endpoint, so a record seen twice creates nothing new and queues nothing twice.
  */
-async function dispatch(record: DynamoDBRecord, deps: Deps): Promise<void> {
+async function dispatch(record: DynamoDBRecord, deps: WorkerDeps<'dispatchWebhooks'>): Promise<void> {
   const item = newImageOf(record);
   // Targeted events (webhook.test) were queued by the operation that made them.
   if (record.eventName !== 'INSERT' || !item || item.type !== 'event' || item.targetEndpointId) return;
@@ -36,9 +36,9 @@ async function dispatch(record: DynamoDBRecord, deps: Deps): Promise<void> {
   }
 }
 
-async function isUnsent(deps: Deps, deliveryId: string): Promise<boolean> {
+async function isUnsent(deps: WorkerDeps<'dispatchWebhooks'>, deliveryId: string): Promise<boolean> {
   const existing = await deps.webhookDeliveries.get(deliveryId);
   return existing !== null && existing.state === 'pending' && existing.attemptCount === 0;
 }
 
-export const { build, handler, parts } = defineRecordWorker('dispatchWebhooks', EventType.DynamoDBStreams, dispatch, { parts: [queuesFromEnvironment] });
+export const { build, handler } = defineRecordWorker('dispatchWebhooks', EventType.DynamoDBStreams, dispatch, { queues: queuesFromEnvironment });

@@ -1,8 +1,8 @@
 import { EventType } from '@aws-lambda-powertools/batch';
 import type { SQSRecord } from 'aws-lambda';
 import { requireMerchant } from '../../shared/admin/merchant-admin.ts';
-import { defineRecordWorker } from '../../shared/background/define-worker.ts';
-import type { Deps } from '../../shared/deps.ts';
+import { defineRecordWorker } from '../../shared/background/define-record-worker.ts';
+import type { WorkerDeps } from '../../shared/background/define-worker.ts';
 import { handoverDelaySeconds } from '../../shared/domain/expiry-timing.ts';
 import { stateOf, type Session } from '../../shared/domain/session.ts';
 import { decideTimedExpiry, isFinal, isInFlight } from '../../shared/domain/session-state.ts';
@@ -23,7 +23,7 @@ export interface ExpiryMessage {
  * nobody may ever reopen the page to do it; one still at the bank is looked at again once reconciliation is due.
  * A USD session is closed through the processor, which cancels its pending payment.
  */
-async function expire(record: SQSRecord, deps: Deps): Promise<void> {
+async function expire(record: SQSRecord, deps: WorkerDeps<'expireSessions'>): Promise<void> {
   const { reference } = JSON.parse(record.body) as ExpiryMessage;
   const now = deps.clock.now();
   const merchant = (session: Session) => requireMerchant(deps.merchants, session.merchantId);
@@ -53,4 +53,4 @@ async function expire(record: SQSRecord, deps: Deps): Promise<void> {
   if (result?.closed) deps.metrics.expiry((now - Date.parse(result.session.expiresAt)) / 1000);
 }
 
-export const { build, handler, parts } = defineRecordWorker('expireSessions', EventType.SQS, expire, { parts: [cryptoFromEnvironment, gatewaysFromEnvironment, queuesFromEnvironment] });
+export const { build, handler } = defineRecordWorker('expireSessions', EventType.SQS, expire, { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment, queues: queuesFromEnvironment });

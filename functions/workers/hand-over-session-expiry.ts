@@ -13,7 +13,7 @@ export interface ExpirySchedulePayload {
  * Invoked by the session's schedule, SCHEDULE_LEAD_SECONDS before expiresAt (give or take Scheduler's lateness):
  * queues the expiry with the exact delay still remaining, so it runs within about a second of expiresAt.
  */
-export const { build, handler, parts } = defineWorker('handOverSessionExpiry', async (payload: ExpirySchedulePayload, deps): Promise<void> => {
+export const { build, handler } = defineWorker('handOverSessionExpiry', async (payload: ExpirySchedulePayload, deps): Promise<void> => {
   const delaySeconds = handoverDelaySeconds(Date.parse(payload.expiresAt), deps.clock.now());
   await deps.queues.sessionExpiry.send({ reference: payload.reference } satisfies ExpiryMessage, { delaySeconds });
-}, { parts: [queuesFromEnvironment] });
+}, { queues: queuesFromEnvironment });

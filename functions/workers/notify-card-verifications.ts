@@ -1,5 +1,4 @@
-import { defineWorker } from '../../shared/background/define-worker.ts';
-import type { Deps } from '../../shared/deps.ts';
+import { defineWorker, type WorkerDeps } from '../../shared/background/define-worker.ts';
 import { authenticationExpiringEvent, dueExpiringNotice, EXPIRING_NOTICE_DAYS } from '../../shared/domain/stored-card.ts';
 import { ConditionFailedError } from '../../shared/store/conditions.ts';
 
@@ -10,7 +9,7 @@ const DAY_MS = 86_400_000;
  * card.authentication_expiring notice that is due (15, 7, 1 days), recorded on the card in the same transaction so
  * each is sent once. A card that cannot be written now (changed meanwhile) is decided again on the next run.
  */
-export const { build, handler, parts } = defineWorker('notifyCardVerifications', async (_event: unknown, deps): Promise<{ notices: number }> => {
+export const { build, handler } = defineWorker('notifyCardVerifications', async (_event: unknown, deps): Promise<{ notices: number }> => {
   const now = deps.clock.now();
   const horizon = new Date(now + Math.max(...EXPIRING_NOTICE_DAYS) * DAY_MS).toISOString();
   const tokens = await deps.cards.verificationsEndingBetween(new Date(now).toISOString(), horizon);
@@ -25,7 +24,7 @@ export const { build, handler, parts } = defineWorker('notifyCardVerifications',
   return { notices };
 });
 
-async function notify(deps: Deps, svcToken: string, now: number): Promise<boolean> {
+async function notify(deps: WorkerDeps<'notifyCardVerifications'>, svcToken: string, now: number): Promise<boolean> {
   const card = await deps.cards.get(svcToken);
   const due = card ? dueExpiringNotice(card, now) : null;
   if (!card || !due) return false;

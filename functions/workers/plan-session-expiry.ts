@@ -1,8 +1,8 @@
 import { EventType } from '@aws-lambda-powertools/batch';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { defineRecordWorker } from '../../shared/background/define-worker.ts';
+import { defineRecordWorker } from '../../shared/background/define-record-worker.ts';
+import type { WorkerDeps } from '../../shared/background/define-worker.ts';
 import { newImageOf } from '../../shared/background/stream-image.ts';
-import type { Deps } from '../../shared/deps.ts';
 import { expiryScheduleName, planExpiry } from '../../shared/domain/expiry-timing.ts';
 import type { SessionStatus } from '../../shared/domain/session-state.ts';
 import type { ExpiryMessage } from './expire-sessions.ts';
@@ -13,7 +13,7 @@ import { queuesFromEnvironment } from '../../shared/background/queues-from-envir
  * Keeps each session's expiry timer in step with the session, from the table's stream, so creating or closing a
  * session stays one write and no API handler talks to the scheduler.
  */
-async function plan(record: DynamoDBRecord, deps: Deps): Promise<void> {
+async function plan(record: DynamoDBRecord, deps: WorkerDeps<'planSessionExpiry'>): Promise<void> {
   const item = newImageOf(record);
   if (!item || item.type !== 'session' || (record.eventName !== 'INSERT' && record.eventName !== 'MODIFY')) return;
   const reference = item.reference as string;
@@ -32,4 +32,4 @@ async function plan(record: DynamoDBRecord, deps: Deps): Promise<void> {
   }
 }
 
-export const { build, handler, parts } = defineRecordWorker('planSessionExpiry', EventType.DynamoDBStreams, plan, { parts: [schedulerFromEnvironment, queuesFromEnvironment] });
+export const { build, handler } = defineRecordWorker('planSessionExpiry', EventType.DynamoDBStreams, plan, { scheduler: schedulerFromEnvironment, queues: queuesFromEnvironment });

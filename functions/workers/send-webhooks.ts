@@ -1,7 +1,8 @@
 import { EventType } from '@aws-lambda-powertools/batch';
 import type { SQSRecord } from 'aws-lambda';
-import { defineRecordWorker, NotYetDoneError } from '../../shared/background/define-worker.ts';
-import type { Deps } from '../../shared/deps.ts';
+import { defineRecordWorker } from '../../shared/background/define-record-worker.ts';
+import type { WorkerDeps } from '../../shared/background/define-worker.ts';
+import { NotYetDoneError } from '../../shared/background/worker-errors.ts';
 import type { EventEnvelope } from '../../shared/domain/events.ts';
 import { policies } from '../../shared/retry/policies.ts';
 import { retry } from '../../shared/retry/retry.ts';
@@ -29,7 +30,7 @@ class DeliveryNotYetDoneError extends NotYetDoneError {
  * Writes the outcome over the delivery as read before the attempt; a concurrent attempt (a manual retry beside an
  * automatic one) makes it read again and apply again (the versionRace policy).
  */
-function saveOutcome(deps: Deps, read: WebhookDelivery, apply: (d: WebhookDelivery) => WebhookDelivery): Promise<WebhookDelivery | null> {
+function saveOutcome(deps: WorkerDeps<'sendWebhooks'>, read: WebhookDelivery, apply: (d: WebhookDelivery) => WebhookDelivery): Promise<WebhookDelivery | null> {
   return retry(
     policies.versionRace,
     async (n) => {
@@ -44,7 +45,7 @@ function saveOutcome(deps: Deps, read: WebhookDelivery, apply: (d: WebhookDelive
 }
 
 /** One signed, authenticated POST; for oauth2 a 401 to a cached token fetches a fresh one and tries once more. */
-async function attempt(deps: Deps, endpoint: WebhookEndpoint, envelope: EventEnvelope): Promise<AttemptResult> {
+async function attempt(deps: WorkerDeps<'sendWebhooks'>, endpoint: WebhookEndpoint, envelope: EventEnvelope): Promise<AttemptResult> {
   // The spec's field order; the stored map comes back from DynamoDB in any order.
   const body = JSON.stringify({ id: envelope.id, type: envelope.type, createdAt: envelope.createdAt, env: envelope.env, data: envelope.data });
   const secret = await deps.secretBox.decrypt(endpoint.secretCiphertext, secretContext(endpoint));
@@ -79,7 +80,7 @@ async function attempt(deps: Deps, endpoint: WebhookEndpoint, envelope: EventEnv
   }
 }
 
-async function send(record: SQSRecord, deps: Deps): Promise<void> {
+async function send(record: SQSRecord, deps: WorkerDeps<'sendWebhooks'>): Promise<void> {
   const message = JSON.parse(record.body) as DeliveryMessage;
   const manual = message.manual === true;
   const delivery = await deps.webhookDeliveries.get(message.deliveryId);
@@ -116,4 +117,4 @@ async function send(record: SQSRecord, deps: Deps): Promise<void> {
   }
 }
 
-export const { build, handler, parts } = defineRecordWorker('sendWebhooks', EventType.SQS, send, { parts: [cryptoFromEnvironment, webhookHttpFromEnvironment, queuesFromEnvironment] });
+export const { build, handler } = defineRecordWorker('sendWebhooks', EventType.SQS, send, { crypto: cryptoFromEnvironment, webhookHttp: webhookHttpFromEnvironment, queues: queuesFromEnvironment });

@@ -37,6 +37,7 @@ export function provideNeeds(target: ServiceFunction, { config, keys, userPool }
       keys.grantFingerprints(target.role);
       target.function.addEnvironment('FINGERPRINT_KMS_KEY_ID', keys.fingerprints.keyArn);
     }
+    // 'schedules' is granted by the session expiry's construct, which owns the schedule group; 'outboundHttp' needs no grant.
     // A route's function is the ServiceFunction named by its route id (infra/constructs/api.ts).
     if (need === 'userPool') userPool.grantRouteActions(target, target.node.id as RouteId);
     if (need === 'gateways') {

@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
+import { routes, type RouteDefinition } from '../../shared/routes.ts';
 import { queues, workers } from '../../shared/workers.ts';
 import type { StageConfig } from '../stage-config.ts';
 import type { DataStore } from './data-store.ts';
@@ -13,9 +14,6 @@ export interface WebhooksProps {
   /** The route functions of the API, by route id: the test and retry routes get the delivery queue. */
   routeFunctions: Record<string, ServiceFunction>;
 }
-
-/** Routes that queue a delivery themselves (a test event, a manual retry). */
-const ROUTES_THAT_QUEUE = ['testWebhookEndpoint', 'retryWebhookDelivery'];
 
 /**
  * Webhook delivery: outbox events from the table's stream -> dispatcher (one delivery per subscribed endpoint)
@@ -41,9 +39,10 @@ export class Webhooks extends Construct {
     // A send can take a token request, the POST, and after a 401 both again: 4 calls of at most 10 s.
     this.sender = new WorkerFunction(this, 'sendWebhooks', { config, dataStore, worker: workers.sendWebhooks, queues: queueMap, timeout: Duration.seconds(50) });
 
-    for (const routeId of ROUTES_THAT_QUEUE) {
+    // Routes that queue a delivery themselves (a test event, a manual retry), as their manifest entries say.
+    for (const [routeId, definition] of Object.entries(routes) as [string, RouteDefinition][]) {
       const route = routeFunctions[routeId];
-      if (!route) continue;
+      if (!route || !definition.sendsTo?.includes('webhookDeliveries')) continue;
       route.function.addEnvironment(queues.webhookDeliveries.urlEnv, this.deliveries.queue.queueUrl);
       this.deliveries.queue.grantSendMessages(route.role);
     }

@@ -63,7 +63,7 @@ export class WorkerFunction extends ServiceFunction {
       readsTableStream: worker.trigger.kind === 'stream',
     });
     if (worker.table === 'read-write') dataStore.grantItemReadWrite(this.role);
-    // A record worker parks what it cannot handle (shared/background/define-worker.ts).
+    // A record worker parks what it cannot handle (shared/background/park-record.ts).
     else if (worker.trigger.kind === 'stream' || worker.trigger.kind === 'queue') dataStore.grantParkedRecordWrites(this.role);
     for (const name of worker.sendsTo) requireQueue(queues, name).grantSendMessages(this.role);
 

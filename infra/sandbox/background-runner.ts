@@ -1,7 +1,7 @@
 import type { DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Deps } from '../../shared/deps.ts';
+import type { AllDeps } from '../../shared/deps.ts';
 import { createParkedRecords, replayRequestOf } from '../../shared/background/parked-records.ts';
 import { workers, type QueueName, type StreamFilter, type WorkerDefinition, type WorkerId } from '../../shared/workers.ts';
 import { ConsumerLoop, type ConsumerLoopOptions } from './consumer-loop.ts';
@@ -68,7 +68,7 @@ const isFor = (worker: Built, record: DynamoDBRecord) =>
  * A replay request of a parked queue message (`dead-letters replay`): the message goes back on its queue, as SQS's
  * redrive to the source queue would, claimed first so that one sandbox of several on the table sends it once.
  */
-async function replayQueueMessage(deps: Deps, worker: Built, record: DynamoDBRecord): Promise<boolean> {
+async function replayQueueMessage(deps: AllDeps, worker: Built, record: DynamoDBRecord): Promise<boolean> {
   const replay = replayRequestOf(worker.id as WorkerId, record);
   const { trigger } = worker.definition;
   if (!replay || trigger.kind !== 'queue') return false;
@@ -98,7 +98,7 @@ type Loop = (run: ConsumerLoopOptions['run'], nextDueAt?: () => number | undefin
  * The stream workers on the table's stream, one poll at a time (a shard is read in order, and the planner needs a
  * session's INSERT before its MODIFY). Each worker is its own Lambda in AWS, so they run side by side on a batch.
  */
-function streamConsumer(deps: Deps, local: LocalBackground, built: Built[], loop: Loop): ConsumerLoop {
+function streamConsumer(deps: AllDeps, local: LocalBackground, built: Built[], loop: Loop): ConsumerLoop {
   const retries = new Map<DynamoDBRecord, number>();
   let retryAt = 0;
   let stuckRetryAt = 0;
@@ -199,7 +199,7 @@ function scheduleConsumer(local: LocalBackground, built: Built[], loop: Loop): C
 }
 
 /** Daily workers run when the sandbox clock crosses their hour, as EventBridge Scheduler's cron would fire them. */
-function dailyConsumer(deps: Deps, built: Built[], loop: Loop): ConsumerLoop {
+function dailyConsumer(deps: AllDeps, built: Built[], loop: Loop): ConsumerLoop {
   const daily = new Map<Built, number>();
   for (const worker of built) {
     const { trigger } = worker.definition;
@@ -226,10 +226,10 @@ function dailyConsumer(deps: Deps, built: Built[], loop: Loop): ConsumerLoop {
  * send wakes its consumer at once, a timer is set for the next delayed message or schedule, and a slow stage holds
  * back only itself. drain() runs them all until there is nothing left to do.
  */
-export async function startBackgroundRunner(deps: Deps, local: LocalBackground): Promise<BackgroundRunner> {
+export async function startBackgroundRunner(deps: AllDeps, local: LocalBackground): Promise<BackgroundRunner> {
   const built = await Promise.all(
     Object.entries(workers).map(async ([id, definition]: [string, WorkerDefinition]) => {
-      const module = (await import(pathToFileURL(resolve(PROJECT_ROOT, definition.entry)).href)) as { build(deps: Deps): Invoke };
+      const module = (await import(pathToFileURL(resolve(PROJECT_ROOT, definition.entry)).href)) as { build(deps: AllDeps): Invoke };
       return { id, definition, invoke: module.build(deps) };
     }),
   );

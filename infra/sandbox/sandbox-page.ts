@@ -5,7 +5,7 @@
  * button per delivery. Sandbox only; server-rendered, every value escaped, no script (a plain form POST resends).
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import type { Deps } from '../../shared/deps.ts';
+import type { AllDeps } from '../../shared/deps.ts';
 import { toSessionResource } from '../../shared/domain/session.ts';
 import type { Mode } from '../../shared/domain/session-state.ts';
 import { toMerchantTransaction } from '../../shared/domain/transaction.ts';
@@ -49,7 +49,7 @@ const requestsTable = (title: string, requests: readonly RequestLogEntry[]) =>
 const resendButton = (deliveryId: string, merchantId: string, mode: Mode) =>
   `<form method="post" action="/__sandbox/deliveries/${escapeHtml(deliveryId)}/retry"><input type="hidden" name="merchant" value="${escapeHtml(merchantId)}"><input type="hidden" name="mode" value="${escapeHtml(mode)}"><button type="submit" aria-label="Resend ${escapeHtml(deliveryId)}">Resend</button></form>`;
 
-async function merchantSection(deps: Deps, merchantId: string, mode: Mode, now: number, requests: readonly RequestLogEntry[]): Promise<string> {
+async function merchantSection(deps: AllDeps, merchantId: string, mode: Mode, now: number, requests: readonly RequestLogEntry[]): Promise<string> {
   const [sessions, transactions, deliveries, events, endpoints] = await Promise.all([
     deps.sessions.list(merchantId, mode, { page: 1, pageSize: RECENT, now }),
     deps.transactions.list(merchantId, mode, {}, { page: 1, pageSize: RECENT }),
@@ -92,7 +92,7 @@ async function merchantSection(deps: Deps, merchantId: string, mode: Mode, now: 
 }
 
 /** Records the workers parked after their retries (any merchant's): each with its error and the command that replays it. */
-async function parkedSection(deps: Deps): Promise<string> {
+async function parkedSection(deps: AllDeps): Promise<string> {
   const parked = await createParkedRecords(deps.db, deps.config.tableName).list();
   // Its own h2: the page's headings go h1, h2, h3 without a gap (axe heading-order).
   return '<h2>Background workers</h2>\n' + table(
@@ -109,7 +109,7 @@ h2{margin-top:2rem}`;
 /** What the resend action reports back through the redirect: "resent" or the refusal's error code. */
 const NOTICE = /^(resent|[a-z_]{1,40})$/;
 
-export async function sandboxPage(deps: Deps, query: URLSearchParams, now: number, requests: readonly RequestLogEntry[] = []): Promise<APIGatewayProxyResult> {
+export async function sandboxPage(deps: AllDeps, query: URLSearchParams, now: number, requests: readonly RequestLogEntry[] = []): Promise<APIGatewayProxyResult> {
   const merchantIds = query.getAll('merchant').filter((id) => /^mer_[0-9A-Za-z]{1,64}$/.test(id));
   const mode: Mode = query.get('mode') === 'live' ? 'live' : 'test';
   const sections = merchantIds.length
@@ -138,7 +138,7 @@ ${sections}</main></body></html>`;
  * POST /__sandbox/deliveries/{id}/retry, the resend button: the API's manual retry, then back to the page (303) with
  * a notice. Refused from another site's page (Sec-Fetch-Site), so a page elsewhere cannot make the sandbox resend.
  */
-export async function resendFromPage(deps: Deps, deliveryId: string, form: Buffer, fetchSite: string | undefined): Promise<APIGatewayProxyResult> {
+export async function resendFromPage(deps: AllDeps, deliveryId: string, form: Buffer, fetchSite: string | undefined): Promise<APIGatewayProxyResult> {
   if (fetchSite !== undefined && fetchSite !== 'same-origin') return jsonResponse(403, errorBody(403, 'cross_site_request', 'Resend only from the sandbox page itself.'));
   const fields = new URLSearchParams(form.toString('utf8'));
   const back = new URLSearchParams({ merchant: fields.get('merchant') ?? '', mode: fields.get('mode') === 'live' ? 'live' : 'test' });

@@ -3,7 +3,7 @@ import { OffsetClock } from '../../shared/clock.ts';
 import { DEFAULT_KEY_CACHE_TTL_MS, DEFAULT_MAX_BODY_BYTES } from '../../shared/config.ts';
 import { createFingerprinter, createSecretBox } from '../../shared/crypto/create-crypto.ts';
 import { sandboxUserDirectory, type LocalUserDirectory } from '../../shared/dashboard/local-user-directory.ts';
-import { createDeps, type Deps } from '../../shared/deps.ts';
+import { createDeps, type AllDeps, type Parts } from '../../shared/deps.ts';
 import { createGatewayRegistry, DEFAULT_GATEWAY_TIMEOUT_MS } from '../../shared/gateways/gateway-registry.ts';
 import { docsBaseUrlAt } from '../../shared/http/request-id.ts';
 import { createDocumentClient } from '../../shared/store/dynamo-client.ts';
@@ -59,7 +59,7 @@ export interface SandboxOptions {
 
 export interface Sandbox {
   url: string;
-  deps: Deps;
+  deps: AllDeps;
   /** The sandbox's own dashboard sign-in (Cognito's stand-in), which can set a user's password outright. */
   userDirectory: LocalUserDirectory;
   clock: OffsetClock;
@@ -116,17 +116,15 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     db,
     clock,
     logger,
-    parts: [
-      (_env, core) => ({
-        secretBox: createSecretBox(keys),
-        fingerprinter: createFingerprinter(keys),
-        gateways: createGatewayRegistry(() => gatewayConfig, core.metrics),
-        ...ports,
-        oauthTokens: createOAuthTokenSource(ports.httpPost, core.clock),
-        userDirectory,
-        userTokens: userDirectory,
-      }),
-    ],
+    parts: (core): Parts => ({
+      secretBox: createSecretBox(keys),
+      fingerprinter: createFingerprinter(keys),
+      gateways: createGatewayRegistry(() => gatewayConfig, core.metrics),
+      ...ports,
+      oauthTokens: createOAuthTokenSource(ports.httpPost, core.clock),
+      userDirectory,
+      userTokens: userDirectory,
+    }),
   });
   const runner = await startBackgroundRunner(deps, localBackground.local);
   const server = await startSandboxServer({ deps, clock, port: options.port, host: options.host, onRequest: options.onRequest, bank, stripe });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import type { OffsetClock } from '../../shared/clock.ts';
-import type { Deps } from '../../shared/deps.ts';
+import type { AllDeps } from '../../shared/deps.ts';
 import type { LambdaHandler } from '../../shared/http/api-handler.ts';
 import { errorBody, jsonResponse } from '../../shared/http/response.ts';
 import { routes, type RouteDefinition } from '../../shared/routes.ts';
@@ -50,10 +50,10 @@ function compile(path: string): { pattern: RegExp; parameterNames: string[] } {
 }
 
 /** Imports every handler of the route manifest and builds it over the sandbox's dependencies. */
-export async function loadRoutes(deps: Deps): Promise<CompiledRoute[]> {
+export async function loadRoutes(deps: AllDeps): Promise<CompiledRoute[]> {
   return Promise.all(
     Object.entries(routes).map(async ([id, definition]) => {
-      const module = (await import(pathToFileURL(resolve(PROJECT_ROOT, definition.entry)).href)) as { build(deps: Deps): LambdaHandler };
+      const module = (await import(pathToFileURL(resolve(PROJECT_ROOT, definition.entry)).href)) as { build(deps: AllDeps): LambdaHandler };
       return { id, definition, ...compile(definition.path), handler: module.build(deps) };
     }),
   );
@@ -107,7 +107,7 @@ export async function startSandboxServer({
   bank,
   stripe,
 }: {
-  deps: Deps;
+  deps: AllDeps;
   clock: OffsetClock;
   port?: number;
   host?: string;

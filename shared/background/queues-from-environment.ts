@@ -10,7 +10,7 @@ import { createSqsQueue } from './sqs-queue.ts';
  * only the URLs of the queues it sends to or consumes. The SQS client too is loaded on first use, not at import
  * (about 30 ms of a Lambda function's start-up), as several functions send only on some requests.
  */
-export const queuesFromEnvironment: PartsFactory = (env) => {
+export const queuesFromEnvironment: PartsFactory<'queues'> = (env) => {
   const sqs = onFirstUse(async () => new (await import('@aws-sdk/client-sqs')).SQSClient({}));
   const queue = (name: QueueName): MessageQueue => {
     const get = onFirstUse(async () => createSqsQueue(await sqs(), requireEnv(queues[name].urlEnv, env)));

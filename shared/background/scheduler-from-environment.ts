@@ -7,7 +7,7 @@ import { createEventBridgeScheduler } from './eventbridge-scheduler.ts';
  * EventBridge Scheduler from the environment (the schedule group, its target and role), created on first use. The
  * client is loaded then too, not at import: it would cost every function that may schedule some start-up time.
  */
-export const schedulerFromEnvironment: PartsFactory = (env) => {
+export const schedulerFromEnvironment: PartsFactory<'scheduler'> = (env) => {
   const scheduler = onFirstUse(async () =>
     createEventBridgeScheduler(new (await import('@aws-sdk/client-scheduler')).SchedulerClient({}), {
       groupName: requireEnv('SCHEDULE_GROUP_NAME', env),

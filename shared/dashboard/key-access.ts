@@ -1,7 +1,7 @@
 import { leastRoleToManageKey } from '../auth/key-permissions.ts';
 import type { DashboardUser } from '../domain/dashboard-user.ts';
 import { roleAtLeast } from '../domain/roles.ts';
-import type { Deps } from '../deps.ts';
+import type { CoreDeps } from '../deps.ts';
 import { NotFoundError, PermissionError } from '../errors.ts';
 import type { ApiKeyRecord } from '../store/api-key-store.ts';
 
@@ -9,7 +9,7 @@ import type { ApiKeyRecord } from '../store/api-key-store.ts';
  * A key of the user's merchant that the user's role may roll or revoke (a live secret key: admins only, 403 for
  * others); another merchant's is indistinguishable from a missing one.
  */
-export async function findManagedKey(deps: Deps, user: DashboardUser, id: string): Promise<ApiKeyRecord> {
+export async function findManagedKey(deps: CoreDeps, user: DashboardUser, id: string): Promise<ApiKeyRecord> {
   const key = await deps.apiKeys.get(id);
   if (!key || key.merchantId !== user.merchantId) throw new NotFoundError('key', 'id');
   const required = leastRoleToManageKey(key);

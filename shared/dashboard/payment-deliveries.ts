@@ -5,7 +5,7 @@
  * event's deliveries are read directly, one GetItem per current endpoint, no scan of the delivery log. Deliveries to
  * an endpoint deleted since are not found this way (the delivery log still lists them).
  */
-import type { Deps } from '../deps.ts';
+import type { CoreDeps } from '../deps.ts';
 import type { Mode } from '../domain/session-state.ts';
 import { deliveryIdFor, toDeliveryResource, type WebhookDeliveryResource } from '../webhooks/delivery.ts';
 import { itemsOf, queryPage } from '../store/query-page.ts';
@@ -15,7 +15,7 @@ const MAX_EVENTS_EXAMINED = 500;
 const WINDOW_MARGIN_MS = 60_000;
 
 export async function deliveriesOfPayment(
-  deps: Deps,
+  deps: CoreDeps,
   payment: { merchantId: string; mode: Mode; references: readonly string[]; from: string; to: string },
 ): Promise<WebhookDeliveryResource[]> {
   const to = new Date(Date.parse(payment.to) + WINDOW_MARGIN_MS).toISOString();

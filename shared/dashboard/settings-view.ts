@@ -1,13 +1,13 @@
-import type { Deps } from '../deps.ts';
+import type { CoreDeps } from '../deps.ts';
 import { createTestModeRequestStore, type TestModeRequestStore } from '../store/test-mode-request-store.ts';
 import { logoPath } from '../domain/merchant-branding.ts';
 import { GATEWAY_IDS, GATEWAYS, type Merchant } from '../domain/merchant.ts';
 
 /** The test-mode requests store: only the settings routes use it, so it is not among every function's stores. */
-export const testModeRequestsOf = (deps: Deps): TestModeRequestStore => createTestModeRequestStore(deps.db, deps.config.tableName);
+export const testModeRequestsOf = (deps: CoreDeps): TestModeRequestStore => createTestModeRequestStore(deps.db, deps.config.tableName);
 
 /** The settings page's view of a merchant: what it shows, never a secret (credentials are only "loaded" or not, and since when). */
-export async function settingsView(deps: Deps, merchant: Merchant) {
+export async function settingsView(deps: CoreDeps, merchant: Merchant) {
   const [requests, loadedAt] = await Promise.all([testModeRequestsOf(deps).listForMerchant(merchant.id), deps.merchants.credentialsLoadedAt(merchant.id)]);
   const per = <T>(value: (gateway: (typeof GATEWAY_IDS)[number]) => T) => Object.fromEntries(GATEWAY_IDS.map((g) => [g, value(g)]));
   return {

@@ -2,7 +2,7 @@
  * What the sign-in routes answer for a directory's result: a token with its user, a challenge, or the one refusal
  * that never says whether the email has an account.
  */
-import type { Deps } from '../deps.ts';
+import type { CoreDeps } from '../deps.ts';
 import { sessionIdOf } from './dashboard-sessions.ts';
 import { InvalidCredentialsError } from './errors.ts';
 import type { SignInResult } from './user-directory.ts';
@@ -12,7 +12,7 @@ import type { ApiResult } from '../http/handler-types.ts';
  * A token clears the failures of the user's email (the attempt that led to it was reserved by the route) and starts
  * its session (shared/dashboard/dashboard-sessions.ts): `mfa` when it answered an authenticator app's code.
  */
-export async function signInAnswer(deps: Deps, result: SignInResult, now: number, { mfa }: { mfa: boolean }): Promise<ApiResult> {
+export async function signInAnswer(deps: CoreDeps, result: SignInResult, now: number, { mfa }: { mfa: boolean }): Promise<ApiResult> {
   if (result.kind === 'refused') throw new InvalidCredentialsError();
   if (result.kind === 'challenge') return { statusCode: 200, body: { challenge: result.challenge, challengeSession: result.challengeSession } };
   const user = await deps.users.get(result.userId);

@@ -5,7 +5,7 @@
  * guesses only the limit's worth are ever checked.
  */
 import { createHash } from 'node:crypto';
-import type { Deps } from '../deps.ts';
+import type { CoreDeps } from '../deps.ts';
 import type { RateLimit } from '../domain/merchant.ts';
 import { SignInLockedError, SignInRateLimitedError } from './errors.ts';
 import { SIGN_IN_COUNTER, SIGN_IN_RATE } from './sign-in-rate.ts';
@@ -17,7 +17,7 @@ import { lockedForMs } from '../domain/sign-in-lockout.ts';
  * Reserves an attempt of `email` (429 `too_many_sign_in_attempts` when none is left), runs `check`, and gives the
  * attempt back unless it was a failure: `failed` of its outcome, or a wrong password or code thrown.
  */
-export async function withReservedAttempt<T>(deps: Deps, email: string, now: number, check: () => Promise<T>, failed: (outcome: T) => boolean = () => false): Promise<T> {
+export async function withReservedAttempt<T>(deps: CoreDeps, email: string, now: number, check: () => Promise<T>, failed: (outcome: T) => boolean = () => false): Promise<T> {
   const locking = await deps.users.reserveSignInAttempt(email, now);
   // Refused while a success was clearing the counts: still refused, for the shortest Retry-After.
   if (locking) throw new SignInLockedError(Math.max(1, Math.ceil(lockedForMs(locking, now) / 1000)));
@@ -37,7 +37,7 @@ export async function withReservedAttempt<T>(deps: Deps, email: string, now: num
  * when known, the email: 429 `too_many_sign_in_attempts` past either. A loopback address is not counted per client:
  * in the sandbox every caller is this machine (its page, its tests), which an API stage never sees.
  */
-export async function limitSignInRate(deps: Deps, { client, email }: { client: string; email?: string }, now: number): Promise<void> {
+export async function limitSignInRate(deps: CoreDeps, { client, email }: { client: string; email?: string }, now: number): Promise<void> {
   const owners: [string, RateLimit][] = isLoopback(client) ? [] : [[`SIGNIN_CLIENT#${digest(client)}`, SIGN_IN_RATE.perClient]];
   if (email) owners.push([`SIGNIN_EMAIL#${digest(email)}`, SIGN_IN_RATE.perEmail]);
   for (const [owner, limit] of owners) {

@@ -1,7 +1,7 @@
 import { adminWhoRemains, type DashboardUser } from '../domain/dashboard-user.ts';
 import { LastAdminError, UsersChangedError } from './errors.ts';
 import type { Role } from '../domain/roles.ts';
-import type { Deps } from '../deps.ts';
+import type { CoreDeps } from '../deps.ts';
 import { NotFoundError } from '../errors.ts';
 import { policies } from '../retry/policies.ts';
 import { retry } from '../retry/retry.ts';
@@ -9,7 +9,7 @@ import { ConditionFailedError } from '../store/conditions.ts';
 import type { TransactItem } from '../store/session-store.ts';
 
 /** A user of the caller's merchant; another merchant's is indistinguishable from a missing one. */
-export async function findUser(deps: Deps, merchantId: string, userId: string): Promise<DashboardUser> {
+export async function findUser(deps: CoreDeps, merchantId: string, userId: string): Promise<DashboardUser> {
   const user = await deps.users.get(userId);
   if (!user || user.merchantId !== merchantId) throw new NotFoundError('user', 'id');
   return user;
@@ -21,7 +21,7 @@ export async function findUser(deps: Deps, merchantId: string, userId: string): 
  * that loses decides again on fresh reads (then usually: 409 last_admin, or 404 when its target is gone).
  */
 export async function changeUserKeepingAnAdmin<T>(
-  deps: Deps,
+  deps: CoreDeps,
   merchantId: string,
   userId: string,
   newRole: Role | null,

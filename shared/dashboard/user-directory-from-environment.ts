@@ -6,7 +6,7 @@ import type { PartsFactory } from '../deps.ts';
 import { createCognitoUserDirectory } from './cognito-user-directory.ts';
 import { poolFromEnvironment } from './user-tokens-from-environment.ts';
 
-export const userDirectoryFromEnvironment: PartsFactory = (env) => {
+export const userDirectoryFromEnvironment: PartsFactory<'userDirectory'> = (env) => {
   const pool = poolFromEnvironment(env);
   if (!pool) throw new Error('USER_POOL_ID and USER_POOL_CLIENT_ID must be set for a function that needs the user pool');
   return { userDirectory: createCognitoUserDirectory(pool) };

@@ -20,9 +20,9 @@ const noUserTokens: UserTokenVerifier = { verify: async () => null };
  * The pool's token verifier, or one that refuses every token when the function has no pool.
  *
  * @example
- * export const { build, handler, schemas, parts } = defineApiHandler('getDashboardMe', schemas, impl, { parts: [userTokensFromEnvironment] });
+ * export const { build, handler, schemas } = defineApiHandler(routeEntries.getDashboardMe, schemas, impl, { userTokens: userTokensFromEnvironment });
  */
-export const userTokensFromEnvironment: PartsFactory = (env) => {
+export const userTokensFromEnvironment: PartsFactory<'userTokens'> = (env) => {
   const pool = poolFromEnvironment(env);
   return { userTokens: pool ? cognitoTokenVerifier(pool) : noUserTokens };
 };

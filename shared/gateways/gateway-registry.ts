@@ -65,4 +65,4 @@ export function createGatewayRegistry(config: () => GatewayConfig, metrics?: Ser
 }
 
 /** The gateways part of a Lambda function whose manifest entry needs `gateways`: the stack sets its GATEWAY_*_URL. */
-export const gatewaysFromEnvironment: PartsFactory = (env, { metrics }) => ({ gateways: createGatewayRegistry(() => readGatewayConfig(env), metrics) });
+export const gatewaysFromEnvironment: PartsFactory<'gateways'> = (env, { metrics }) => ({ gateways: createGatewayRegistry(() => readGatewayConfig(env), metrics) });

@@ -3,12 +3,11 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod';
-import { depsFromEnvironment, type Deps, type PartsFactory } from '../deps.ts';
+import { depsFromEnvironment, type DepsOf, type PartsOf, type WiringOf } from '../deps.ts';
 import { processTracer } from '../observability/tracer.ts';
 import { traceHandler } from '../observability/trace-handler.ts';
-import { routes, type RouteDefinition, type RouteId } from '../routes.ts';
-import type { ApiRequest, ApiResult } from './handler-types.ts';
-import { REUSED_ROUTE_AUDIT } from '../dashboard/reused-route-audit.ts';
+import type { RouteDefinition, RouteId } from '../routes.ts';
+import type { ApiRequest, ApiResult, AuthOf } from './handler-types.ts';
 import { auditUserChange } from './middlewares/audit-user-change.ts';
 import { authenticate } from './middlewares/authenticate.ts';
 import { authenticateCheckout } from './middlewares/authenticate-checkout.ts';
@@ -27,66 +26,47 @@ type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type HttpMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
 
-/**
- * What an operation answers, for the OpenAPI document (shared/openapi/): its success bodies by status, and the error
- * statuses it answers beyond those its manifest entry implies (authentication, validation, rate limit, idempotency).
- */
-export interface ResponseSchemas {
-  success: Partial<Record<200 | 201 | 202, z.ZodType>>;
-  /** The success answers' media type when it is not JSON (a logo: image/*). */
-  mediaType?: string;
-  /** Status -> when it happens, with the error codes to branch on. */
-  errors?: Partial<Record<400 | 404 | 409 | 410 | 422 | 503, string>>;
-}
+/** The input an operation validates; what it answers is declared for the OpenAPI document only (shared/openapi/operation-responses.ts). */
+export type RouteSchemas = InputSchemas;
 
-export interface RouteSchemas extends InputSchemas {
-  /** Optional so that a new route runs before it is documented; test/openapi fails until it is declared. */
-  responses?: ResponseSchemas;
-}
+/** A route entry of the manifest (shared/route-manifest.ts), its literal type kept: it types the handler's deps and auth. */
+export type RouteEntry = RouteDefinition & { id: RouteId };
 
-export interface ApiHandlerModule {
-  /** Builds the handler over the given dependencies (the sandbox's, a test's). */
-  build(deps: Deps): LambdaHandler;
+export interface ApiHandlerModule<D = never> {
+  /** Builds the handler over the given dependencies (the sandbox's, a test's): at least the parts its entry declares. */
+  build(deps: D): LambdaHandler;
   /** The Lambda entry point: builds over the container's environment on first call. */
   handler: LambdaHandler;
-  /** The schemas the operation validates with and answers with: what the OpenAPI document is built from. */
+  /** The schemas the operation validates its input with: the OpenAPI document describes the input from them. */
   schemas: RouteSchemas;
-  /** The optional parts the Lambda function builds from its environment (test/unit/lambda-wiring checks them against the manifest). */
-  parts: readonly PartsFactory[];
-}
-
-export interface ApiHandlerOptions {
-  /**
-   * The optional parts of Deps the operation uses (crypto, gateways, queues), as their Lambda factories: only these
-   * are imported into the function's bundle; any other part throws on use. Match the manifest entry's needs.
-   */
-  parts?: readonly PartsFactory[];
 }
 
 /**
- * One /v1 operation. Its manifest entry decides authentication, rate class and idempotency; the schemas validate
- * its input; `impl` holds only the operation's own logic; `parts` wires what it uses beyond the table and stores.
+ * One /v1 operation. Its manifest entry decides authentication, rate class, idempotency and the parts `deps` has
+ * (shared/function-needs.ts PartGroupsOf); the schemas validate its input; `impl` holds only the operation's own logic;
+ * the last argument passes the factory of each part the entry declares, and must name exactly those.
  * Middleware order: headers, errors, key, rate limit, body, validation, idempotency (so an invalid request never
  * claims a key). Checkout routes authenticate and count after validation, because their caller is the session
  * named in the input.
  *
  * @example
+ * import * as manifest from '../../shared/route-manifest.ts';
  * export const { build, handler, schemas } = defineApiHandler(
- *   'getSession',
- *   { params: SessionReferenceParamsSchema, responses: { success: { 200: SessionSchema }, errors: { 404: 'resource_missing' } } },
- *   async (req, deps) => ({ statusCode: 200, body: await findSession(req, deps) }),
+ *   manifest.getSession,
+ *   { params: SessionReferenceParamsSchema },
+ *   async (req, deps) => ({ statusCode: 200, body: await findSession(deps, req.auth, req.params.reference) }),
+ *   { userTokens: userTokensFromEnvironment },
  * );
- * export const { build, handler, schemas, parts } = defineApiHandler('createWebhookEndpoint', schemas, impl, { parts: [cryptoFromEnvironment] });
  */
-export function defineApiHandler<S extends RouteSchemas>(
-  routeId: RouteId,
+export function defineApiHandler<R extends RouteEntry, S extends RouteSchemas>(
+  route: R,
   schemas: S,
-  impl: (request: ApiRequest<Out<S['body']>, Out<S['query']>, Out<S['params']>>, deps: Deps) => Promise<ApiResult>,
-  { parts = [] }: ApiHandlerOptions = {},
-): ApiHandlerModule {
-  const route: RouteDefinition = routes[routeId];
+  impl: (request: ApiRequest<Out<S['body']>, Out<S['query']>, Out<S['params']>, AuthOf<R>>, deps: DepsOf<R>) => Promise<ApiResult>,
+  ...[factories]: WiringOf<R>
+): ApiHandlerModule<DepsOf<R>> {
+  const routeId = route.id;
 
-  const build = (baseDeps: Deps): LambdaHandler => {
+  const build = (baseDeps: DepsOf<R>): LambdaHandler => {
     // Every line names its route; the Lambda request id, the request id (Request-Id) and the merchant are added per request.
     const deps = { ...baseDeps, logger: baseDeps.logger.createChild({ persistentKeys: { route: routeId } }) };
     const docsBaseUrl = deps.config.docsBaseUrl ?? DEFAULT_DOCS_BASE_URL;
@@ -103,12 +83,11 @@ export function defineApiHandler<S extends RouteSchemas>(
     };
     // A checkout caller is known only from the session reference in the validated input.
     if (route.auth === 'secret' || route.auth === 'user') caller();
-    const audited = REUSED_ROUTE_AUDIT[routeId];
-    if (audited) chain.use(auditUserChange(deps.audit, deps.clock, audited));
+    if (route.audit) chain.use(auditUserChange(deps.audit, deps.clock, route.audit));
     if (schemas.body) for (const m of jsonBody(deps.config.maxBodyBytes)) chain.use(m as HttpMiddleware);
     chain.use(validateInput(schemas) as HttpMiddleware);
     if (route.auth === 'checkout') caller();
-    if (route.idempotency !== 'none') chain.use(idempotency(deps.idempotency, deps.clock, route, route.cardData ? deps.fingerprinter : undefined));
+    if (route.idempotency !== 'none') chain.use(idempotency(deps.idempotency, deps.clock, route, route.cardData ? (deps as Partial<PartsOf<'crypto'>>).fingerprinter : undefined));
 
     const handler = chain.handler(async (event, context) => {
       const state = requestState(context);
@@ -116,7 +95,8 @@ export function defineApiHandler<S extends RouteSchemas>(
       const result = await impl(
         {
           ...(state.input as { body: Out<S['body']>; query: Out<S['query']>; params: Out<S['params']> }),
-          auth: state.auth!,
+          // Set by the authentication above, of the kind the route's `auth` names; absent on a public route.
+          auth: state.auth as AuthOf<R>,
           now: deps.clock.now(),
           requestId: context.awsRequestId,
           idempotency: state.idempotency,
@@ -135,9 +115,9 @@ export function defineApiHandler<S extends RouteSchemas>(
   return {
     build,
     schemas,
-    parts,
     handler: (event, context) => {
-      lambda ??= build(depsFromEnvironment(parts));
+      // The factories are exactly those of the entry's part groups (WiringOf), so the deps have the parts DepsOf<R> names.
+      lambda ??= build(depsFromEnvironment(factories ?? {}) as DepsOf<R>);
       return lambda(event, context);
     },
   };

@@ -1,11 +1,11 @@
-import type { RouteSchemas } from '../http/api-handler.ts';
+import type { OperationSchemas } from './response-schemas.ts';
 import type { RouteDefinition } from '../routes.ts';
 
 /**
  * The error statuses an operation can answer, each with its error codes: those its manifest entry implies (the
  * middleware chain of shared/http/api-handler.ts adds them to every such route) joined with the handler's own.
  */
-export function errorStatuses(route: RouteDefinition, schemas: RouteSchemas): Map<number, string> {
+export function errorStatuses(route: RouteDefinition, schemas: OperationSchemas): Map<number, string> {
   const statuses = new Map<number, string[]>();
   const add = (status: number, text: string | undefined) => {
     if (text) statuses.set(status, [...(statuses.get(status) ?? []), text]);
@@ -23,7 +23,7 @@ export function errorStatuses(route: RouteDefinition, schemas: RouteSchemas): Ma
   add(415, schemas.body ? 'unsupported_media_type: send Content-Type: application/json.' : undefined);
   add(422, route.idempotency !== 'none' ? 'idempotency_key_reused: the key was used with a different body.' : undefined);
   add(429, route.rateClass ? `rate_limited: the ${route.rateClass} rate class of the merchant is full; retry after Retry-After.` : undefined);
-  for (const [status, text] of Object.entries(schemas.responses?.errors ?? {})) add(Number(status), text);
+  for (const [status, text] of Object.entries(schemas.responses.errors ?? {})) add(Number(status), text);
   add(500, 'internal_error: nothing was changed; retry later.');
   return new Map([...statuses].sort(([a], [b]) => a - b).map(([status, texts]) => [status, texts.join(' ')]));
 }

@@ -1,13 +1,13 @@
 import * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
-import type { RouteSchemas } from '../http/api-handler.ts';
+import type { OperationSchemas } from './response-schemas.ts';
 import { routes, type RouteDefinition, type RouteId } from '../routes.ts';
 import { reasonPhrase } from '../errors.ts';
 import { DEFAULT_DOCS_BASE_URL, docUrlFor } from '../http/request-id.ts';
 import { ErrorSchema, IdempotencyKeySchema } from '../schemas/common.ts';
 import { errorStatuses } from './error-responses.ts';
 import { loadRouteSchemas } from './load-route-schemas.ts';
-import { isPublicRoute, OPERATION_DESCRIPTIONS, type PublicRouteId } from './operation-descriptions.ts';
+import { OPERATION_DESCRIPTIONS, type PublicRouteId } from './operation-descriptions.ts';
 import { OPERATION_EXAMPLES, type OperationExample } from './operation-examples.ts';
 import { webhooksSection } from './webhooks-section.ts';
 
@@ -44,9 +44,9 @@ function errorExample(status: number, codes: string) {
   return { statusCode: status, error: reasonPhrase[status], message, code, requestId: 'req_4a7c2f0e-58f1-4b43-9d0c-2d6f0c8e1b3a', docUrl: docUrlFor(DEFAULT_DOCS_BASE_URL, code) };
 }
 
-function responsesOf(route: RouteDefinition, schemas: RouteSchemas, example: OperationExample | undefined): ZodOpenApiResponsesObject {
+function responsesOf(route: RouteDefinition, schemas: OperationSchemas, example: OperationExample | undefined): ZodOpenApiResponsesObject {
   const responses: ZodOpenApiResponsesObject = {};
-  for (const [status, schema] of Object.entries(schemas.responses?.success ?? {})) {
+  for (const [status, schema] of Object.entries(schemas.responses.success ?? {})) {
     const exampleBody = example?.response.status === Number(status) && example.response.body !== undefined ? { example: example.response.body } : {};
     responses[status as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: status === '202' ? 'Accepted; the result follows.' : 'Success.',
@@ -54,7 +54,7 @@ function responsesOf(route: RouteDefinition, schemas: RouteSchemas, example: Ope
         ...requestIdHeader,
         ...(route.idempotency !== 'none' ? { 'Idempotent-Replayed': { description: 'true when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string' } } } : {}),
       },
-      content: { [schemas.responses?.mediaType ?? 'application/json']: { schema, ...exampleBody } },
+      content: { [schemas.responses.mediaType ?? 'application/json']: { schema, ...exampleBody } },
     };
   }
   for (const [status, codes] of errorStatuses(route, schemas)) {
@@ -69,7 +69,7 @@ function responsesOf(route: RouteDefinition, schemas: RouteSchemas, example: Ope
   return responses;
 }
 
-function operationOf(id: PublicRouteId, route: RouteDefinition, schemas: RouteSchemas): ZodOpenApiOperationObject {
+function operationOf(id: PublicRouteId, route: RouteDefinition, schemas: OperationSchemas): ZodOpenApiOperationObject {
   const header = route.idempotency === 'none' ? undefined : idempotencyHeader(route.idempotency === 'required');
   // zod-openapi reads every key it is given: absent parts must be left out, not set to undefined.
   const parts = { path: schemas.params, query: schemas.query, header };
@@ -108,15 +108,16 @@ function addParameterExamples(document: ReturnType<typeof createDocument>): void
 }
 
 /**
- * The OpenAPI 3.1 document of the API, from the route manifest and the zod schemas each handler validates and
+ * The OpenAPI 3.1 document of the API, from the route manifest, the zod schemas each handler validates and those it
  * answers with (see loadRouteSchemas): nothing here is written twice.
  *
  * @example
  * const document = buildOpenApiDocument(await loadRouteSchemas(), { serverUrl: 'http://localhost:4010' });
  */
-export function buildOpenApiDocument(routeSchemas: Record<RouteId, RouteSchemas>, { serverUrl }: { serverUrl: string }): ReturnType<typeof createDocument> {
+export function buildOpenApiDocument(routeSchemas: Record<RouteId, OperationSchemas>, { serverUrl }: { serverUrl: string }): ReturnType<typeof createDocument> {
   const paths: ZodOpenApiPathsObject = {};
-  const publicIds = (Object.keys(routes) as RouteId[]).filter(isPublicRoute);
+  // In the order the operations are described (the manifest's own exports are sorted by id).
+  const publicIds = Object.keys(OPERATION_DESCRIPTIONS) as PublicRouteId[];
   for (const id of publicIds) {
     const route: RouteDefinition = routes[id];
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(id, route, routeSchemas[id]) };

@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.ts';
+import type { CoreDeps, PartsOf } from '../deps.ts';
 import { ValidationError } from '../errors.ts';
 import {
   applyAuthChange,
@@ -11,12 +11,12 @@ import {
 } from './endpoint.ts';
 
 /** Refuses a url (or oauthTokenUrl) the sender would not reach: https only, public addresses in AWS. */
-export function checkEndpointUrl(deps: Deps, value: string, field: 'url' | 'oauthTokenUrl'): void {
+export function checkEndpointUrl(deps: CoreDeps & PartsOf<'crypto'>, value: string, field: 'url' | 'oauthTokenUrl'): void {
   const issue = endpointUrlIssue(value, { allowLoopbackHttp: deps.config.allowLoopbackWebhooks ?? false });
   if (issue) throw new ValidationError(`Invalid ${field}: ${issue}.`, field, 'parameter_invalid');
 }
 
-export async function readCredentials(deps: Deps, endpoint: WebhookEndpoint): Promise<EndpointCredentials> {
+export async function readCredentials(deps: CoreDeps & PartsOf<'crypto'>, endpoint: WebhookEndpoint): Promise<EndpointCredentials> {
   if (!endpoint.credentialsCiphertext) return {};
   return JSON.parse(await deps.secretBox.decrypt(endpoint.credentialsCiphertext, credentialsContext(endpoint))) as EndpointCredentials;
 }
@@ -27,7 +27,7 @@ export async function readCredentials(deps: Deps, endpoint: WebhookEndpoint): Pr
  * url or oauthTokenUrl among them).
  */
 export async function resolveAuth(
-  deps: Deps,
+  deps: CoreDeps & PartsOf<'crypto'>,
   identity: Pick<WebhookEndpoint, 'id' | 'merchantId'>,
   current: Parameters<typeof applyAuthChange>[0],
   input: AuthInput,

@@ -3,7 +3,7 @@
  * went to the dead-letter queue. It does not restart the automatic schedule. Used by
  * POST /v1/webhooks/deliveries/{id}/retry and by the sandbox activity page's resend button.
  */
-import type { Deps } from '../deps.ts';
+import type { AllDeps } from '../deps.ts';
 import { ConflictError } from '../errors.ts';
 import type { DeliveryMessage, WebhookDelivery } from './delivery.ts';
 
@@ -14,7 +14,7 @@ import type { DeliveryMessage, WebhookDelivery } from './delivery.ts';
  * @example
  * await retryDelivery(deps, delivery); // the send worker makes the attempt, marked manual
  */
-export async function retryDelivery(deps: Pick<Deps, 'webhookEndpoints' | 'queues'>, delivery: WebhookDelivery): Promise<void> {
+export async function retryDelivery(deps: Pick<AllDeps, 'webhookEndpoints' | 'queues'>, delivery: WebhookDelivery): Promise<void> {
   const endpoint = await deps.webhookEndpoints.get(delivery.endpointId);
   if (!endpoint) throw new ConflictError('endpoint_deleted', 'The endpoint of this delivery was deleted; it cannot be sent again.');
   if (endpoint.status === 'disabled' && delivery.eventType !== 'webhook.test') {

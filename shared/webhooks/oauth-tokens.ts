@@ -59,7 +59,7 @@ export function createOAuthTokenSource(post: HttpPost, clock: Clock): OAuthToken
 }
 
 /** The webhook sender's outbound HTTP in AWS: loopback, private, link-local and metadata addresses are refused. */
-export const webhookHttpFromEnvironment: PartsFactory = (_env, { clock }) => {
+export const webhookHttpFromEnvironment: PartsFactory<'webhookHttp'> = (_env, { clock }) => {
   const httpPost = createHttpPost({ allowLoopback: false });
   return { httpPost, oauthTokens: createOAuthTokenSource(httpPost, clock) };
 };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { PARK_AFTER_MS, STREAM_RECORD_TRIES } from '../../shared/background/define-worker.ts';
+import { PARK_AFTER_MS, STREAM_RECORD_TRIES } from '../../shared/background/stream-records.ts';
 import { createParkedRecords, parkedRecordId, type ParkedRecord } from '../../shared/background/parked-records.ts';
 import { expiryScheduleName } from '../../shared/domain/expiry-timing.ts';
 import { runAdminCli } from '../support/admin-cli.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build as buildPlanner } from '../../functions/workers/plan-session-expiry.ts';
 import { createEventBridgeScheduler } from '../../shared/background/eventbridge-scheduler.ts';
 import type { OneTimeScheduler } from '../../shared/background/one-time-scheduler.ts';
-import type { Deps } from '../../shared/deps.ts';
+import type { AllDeps } from '../../shared/deps.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 import { startMotoScheduler, type MotoScheduler } from './moto-scheduler.ts';
 
@@ -38,7 +38,7 @@ describe('planSessionExpiry applies a session\'s changes in stream order', () =>
   }, 120_000);
   afterAll(() => sandbox?.stop());
 
-  const plannerWith = (scheduler: OneTimeScheduler) => buildPlanner({ ...sandbox.deps, scheduler } as Deps);
+  const plannerWith = (scheduler: OneTimeScheduler) => buildPlanner({ ...sandbox.deps, scheduler } as AllDeps);
 
   it('never lets the delete of a completed session overtake the create of its insert, while sessions run side by side', async () => {
     // Creating is slow, deleting fast: handled in parallel, every delete would arrive first.

@@ -6,6 +6,8 @@ import { formatRequestLine, RequestLog, type RequestLogEntry } from '../../infra
 import { startSandboxServer } from '../../infra/sandbox/server.ts';
 import type { MerchantKeys } from '../../shared/admin/merchant-admin.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
+import * as manifest from '../../shared/route-manifest.ts';
+import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { createLogger } from '../../shared/observability/logger.ts';
 import { SessionReferenceParamsSchema } from '../../shared/schemas/session-schemas.ts';
 import { expectError, expectRequestId } from '../support/assertions.ts';
@@ -116,9 +118,9 @@ describe('request ids', () => {
   });
 
   it('writes the request id into every log line of the request, beside the Lambda request id', async () => {
-    const { build } = defineApiHandler('getSession', { params: SessionReferenceParamsSchema }, async () => {
+    const { build } = defineApiHandler(manifest.getSession, { params: SessionReferenceParamsSchema }, async () => {
       throw new Error('boom');
-    });
+    }, { userTokens: userTokensFromEnvironment });
     const handler = build({ ...sandbox.deps, logger: createLogger({ logLevel: 'INFO' }) });
     const apiRequestId = randomUUID();
     const event = {

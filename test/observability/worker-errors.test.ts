@@ -1,8 +1,13 @@
 import { EventType } from '@aws-lambda-powertools/batch';
 import type { SQSRecord } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defineRecordWorker, defineWorker, NotYetDoneError } from '../../shared/background/define-worker.ts';
-import type { Deps } from '../../shared/deps.ts';
+import { defineRecordWorker } from '../../shared/background/define-record-worker.ts';
+import { defineWorker } from '../../shared/background/define-worker.ts';
+import { queuesFromEnvironment } from '../../shared/background/queues-from-environment.ts';
+import { NotYetDoneError } from '../../shared/background/worker-errors.ts';
+import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
+import type { AllDeps } from '../../shared/deps.ts';
+import { webhookHttpFromEnvironment } from '../../shared/webhooks/oauth-tokens.ts';
 import { createLogger } from '../../shared/observability/logger.ts';
 
 /** Every line the logger writes while `run` runs, parsed: one JSON object per call, errors to stderr, the rest to stdout. */
@@ -19,7 +24,7 @@ async function capture<T>(run: () => Promise<T>): Promise<{ result: T; lines: Re
 afterEach(() => vi.restoreAllMocks());
 
 // The worker definer uses only the logger of the dependencies; the worker under test uses nothing.
-const deps = () => ({ logger: createLogger({ logLevel: 'INFO' }) }) as Deps;
+const deps = () => ({ logger: createLogger({ logLevel: 'INFO' }) }) as AllDeps;
 const message = (messageId: string, body: string) => ({ messageId, body, receiptHandle: `rh-${messageId}` }) as SQSRecord;
 
 class DeliveryNotYetDoneError extends NotYetDoneError {}
@@ -28,7 +33,7 @@ describe('a record worker', () => {
   const worker = defineRecordWorker('sendWebhooks', EventType.SQS, async (record) => {
     if (record.body === 'poisoned') throw new TypeError('Cannot read properties of undefined (card 4111111111111111)');
     if (record.body === 'later') throw new DeliveryNotYetDoneError('retry arranged');
-  });
+  }, { crypto: cryptoFromEnvironment, webhookHttp: webhookHttpFromEnvironment, queues: queuesFromEnvironment });
 
   it('logs an unexpected error with the worker, the message id, the error name and message, then reports the message failed', async () => {
     const { result, lines } = await capture(() => worker.build(deps())({ Records: [message('m1', 'fine'), message('m2', 'poisoned')] }));
@@ -57,7 +62,7 @@ describe('any worker', () => {
   it('logs an error it throws, then throws it on to the runtime', async () => {
     const worker = defineWorker('handOverSessionExpiry', async () => {
       throw new Error('Missing required environment variable SESSION_EXPIRY_QUEUE_URL');
-    });
+    }, { queues: queuesFromEnvironment });
     const { result, lines } = await capture(() => worker.build(deps())({}).catch((error: unknown) => error));
     expect(result).toEqual(new Error('Missing required environment variable SESSION_EXPIRY_QUEUE_URL'));
     expect(lines).toEqual([expect.objectContaining({ level: 'ERROR', worker: 'handOverSessionExpiry', errorName: 'Error', errorMessage: 'Missing required environment variable SESSION_EXPIRY_QUEUE_URL' })]);

@@ -1,80 +1,93 @@
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+/**
+ * The parts a function gets come from its manifest entry alone (shared/function-needs.ts PartGroupsOf): `deps` is typed
+ * by it and the entry module must pass exactly its factories. These cases are checked by the compiler (`npx tsc
+ * --noEmit` fails when a @ts-expect-error line compiles); the runtime cases check what createDeps builds.
+ */
+import { afterAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { defineRecordWorker } from '../../shared/background/define-record-worker.ts';
+import { defineWorker } from '../../shared/background/define-worker.ts';
 import { queuesFromEnvironment } from '../../shared/background/queues-from-environment.ts';
-import { schedulerFromEnvironment } from '../../shared/background/scheduler-from-environment.ts';
 import { DEFAULT_KEY_CACHE_TTL_MS, DEFAULT_MAX_BODY_BYTES } from '../../shared/config.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
-import { createDeps, type PartsFactory } from '../../shared/deps.ts';
-import type { FunctionNeed } from '../../shared/function-needs.ts';
-import { userDirectoryFromEnvironment } from '../../shared/dashboard/user-directory-from-environment.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
+import { createDeps, type DepsOf } from '../../shared/deps.ts';
+import type { PartGroupsOf } from '../../shared/function-needs.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
-import { routes } from '../../shared/routes.ts';
+import { defineApiHandler } from '../../shared/http/api-handler.ts';
+import type { CheckoutAuth, UserAuth } from '../../shared/http/handler-types.ts';
+import * as manifest from '../../shared/route-manifest.ts';
 import { createDocumentClient } from '../../shared/store/dynamo-client.ts';
-import { webhookHttpFromEnvironment } from '../../shared/webhooks/oauth-tokens.ts';
-import { workers, type WorkerDefinition } from '../../shared/workers.ts';
+import type { workers } from '../../shared/workers.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const answer = async () => ({ statusCode: 200, body: {} });
 
-/** Every Lambda-side factory of an optional part, by a readable name. */
-const FACTORIES = new Map<PartsFactory, string>([
-  [cryptoFromEnvironment, 'crypto'],
-  [gatewaysFromEnvironment, 'gateways'],
-  [queuesFromEnvironment, 'queues'],
-  [schedulerFromEnvironment, 'scheduler'],
-  [webhookHttpFromEnvironment, 'webhookHttp'],
-  [userDirectoryFromEnvironment, 'userDirectory'],
-  [userTokensFromEnvironment, 'userTokens'],
-]);
-
-/** The factory each manifest need calls for: the stack grants the need, the factory uses it. */
-const FACTORY_OF_NEED: Record<FunctionNeed, string> = { secrets: 'crypto', cardNumbers: 'crypto', fingerprints: 'crypto', gateways: 'gateways', userPool: 'userDirectory' };
-const NEED_FACTORIES = new Set(Object.values(FACTORY_OF_NEED));
-
-async function wiringOf(entry: string): Promise<string[]> {
-  const module = (await import(/* @vite-ignore */ pathToFileURL(join(ROOT, entry)).href)) as { parts?: readonly PartsFactory[] };
-  expect(module.parts, `${entry} exports the parts it wires`).toBeDefined();
-  return module.parts!.map((factory) => FACTORIES.get(factory) ?? `an unknown factory (${factory.name})`).sort();
-}
-
-const expectedFromNeeds = (needs: readonly FunctionNeed[] = []) => [...new Set(needs.map((need) => FACTORY_OF_NEED[need]))].sort();
-
-describe('Lambda wiring against the manifests', () => {
-  it.each(Object.entries(routes))('route %s wires exactly the parts its needs grant', async (_id, route) => {
-    const wired = await wiringOf(route.entry);
-    expect(wired.filter((name) => NEED_FACTORIES.has(name))).toEqual(expectedFromNeeds('needs' in route ? route.needs : []));
-    // A route a dashboard user may call verifies their token; no other bundle holds the verifier.
-    expect(wired.includes('userTokens')).toBe('dashboard' in route);
-    expect(wired.filter((name) => name.startsWith('an unknown'))).toEqual([]);
+describe('the parts of a manifest entry (type checks)', () => {
+  it('derives them from needs, dashboard and queues', () => {
+    expectTypeOf<PartGroupsOf<typeof manifest.createSession>>().toEqualTypeOf<never>();
+    expectTypeOf<PartGroupsOf<typeof manifest.getSession>>().toEqualTypeOf<'userTokens'>();
+    expectTypeOf<PartGroupsOf<typeof manifest.createCheckoutCharge>>().toEqualTypeOf<'crypto' | 'gateways'>();
+    expectTypeOf<PartGroupsOf<typeof manifest.dashboardSignIn>>().toEqualTypeOf<'userDirectory'>();
+    expectTypeOf<PartGroupsOf<typeof manifest.retryWebhookDelivery>>().toEqualTypeOf<'queues' | 'userTokens'>();
+    expectTypeOf<PartGroupsOf<(typeof workers)['sendWebhooks']>>().toEqualTypeOf<'crypto' | 'webhookHttp' | 'queues'>();
+    expectTypeOf<PartGroupsOf<(typeof workers)['planSessionExpiry']>>().toEqualTypeOf<'scheduler' | 'queues'>();
+    expectTypeOf<PartGroupsOf<(typeof workers)['notifyCardVerifications']>>().toEqualTypeOf<never>();
   });
 
-  it.each(Object.entries(workers))('worker %s wires exactly the parts its needs and queues grant', async (_id, worker: WorkerDefinition) => {
-    const wired = await wiringOf(worker.entry);
-    expect(wired.filter((name) => NEED_FACTORIES.has(name))).toEqual(expectedFromNeeds(worker.needs));
-    // The stack gives a worker the URLs of the queues it sends to and of its trigger queue (to delay a retry).
-    expect(wired.includes('queues')).toBe(worker.sendsTo.length > 0 || worker.trigger.kind === 'queue');
-    expect(wired.filter((name) => name.startsWith('an unknown'))).toEqual([]);
+  it('refuses a handler that uses a part its entry does not declare, and a wiring that differs from the entry', () => {
+    defineApiHandler(manifest.createSession, {}, async (_req, deps) => {
+      // @ts-expect-error createSession declares no gateways
+      deps.gateways('svc_bank');
+      return answer();
+    });
+    // @ts-expect-error createWebhookEndpoint needs secrets: its crypto factory is missing
+    defineApiHandler(manifest.createWebhookEndpoint, {}, answer, { userTokens: userTokensFromEnvironment });
+    // @ts-expect-error getSession declares no gateways: a factory it does not need is refused
+    defineApiHandler(manifest.getSession, {}, answer, { userTokens: userTokensFromEnvironment, gateways: gatewaysFromEnvironment });
+    // @ts-expect-error dispatchWebhooks sends to a queue: its queues factory is missing
+    defineRecordWorker('dispatchWebhooks', 'DynamoDBStreams' as never, async () => {});
+    defineWorker('handOverSessionExpiry', async (_event: unknown, deps) => {
+      expectTypeOf(deps).toEqualTypeOf<DepsOf<(typeof workers)['handOverSessionExpiry']>>();
+      // @ts-expect-error the hand-over has no scheduler
+      await deps.scheduler.cancel('x');
+    }, { queues: queuesFromEnvironment });
+    defineApiHandler(manifest.getCheckoutSession, {}, async (_req, deps) => {
+      expectTypeOf(deps.secretBox).not.toBeNever();
+      return answer();
+    }, { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment });
+  });
+
+  it('types auth by the route: none on a public route, the session on a checkout route, the user on a dashboard route', () => {
+    defineApiHandler(manifest.getMerchantLogo, {}, async (req) => {
+      // @ts-expect-error a public route has no caller
+      void req.auth;
+      return answer();
+    });
+    defineApiHandler(manifest.getCheckoutSession, {}, async (req) => {
+      expectTypeOf(req.auth).toEqualTypeOf<CheckoutAuth>();
+      return answer();
+    }, { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment });
+    defineApiHandler(manifest.getDashboardMe, {}, async (req) => {
+      expectTypeOf(req.auth).toEqualTypeOf<UserAuth>();
+      return answer();
+    }, { userTokens: userTokensFromEnvironment });
   });
 });
 
-describe('a part the function did not wire', () => {
+describe('createDeps', () => {
   const db = createDocumentClient({ tableName: 'unused', endpoint: 'http://127.0.0.1:9' });
   afterAll(() => db.destroy());
   const config = { tableName: 'unused', checkoutBaseUrl: 'https://checkout.example.com', keyCacheTtlMs: DEFAULT_KEY_CACHE_TTL_MS, maxBodyBytes: DEFAULT_MAX_BODY_BYTES };
 
-  it('throws on use, naming the part', () => {
-    const deps = createDeps({ config, db, parts: [gatewaysFromEnvironment] });
-    expect(() => deps.secretBox.encrypt('x', { merchantId: 'mer_1', purpose: 'bank_credentials' })).toThrow(/secretBox is not wired/);
-    expect(() => deps.queues.sessionExpiry.send({})).toThrow(/queues is not wired/);
-    expect(() => deps.httpPost('https://example.com', { headers: {}, body: '' })).toThrow(/httpPost is not wired/);
-  });
-
-  it('leaves the wired parts and the core alone', () => {
-    const deps = createDeps({ config, db, parts: [gatewaysFromEnvironment] });
+  it('holds the parts it was given over the core, and no other', () => {
+    const deps = createDeps({ config, db, parts: (core) => gatewaysFromEnvironment({}, core) });
     expect(typeof deps.gateways).toBe('function');
     expect(deps.config).toBe(config);
-    // Spreading Deps (as the handler definers do to scope the logger) must not touch the stand-ins.
-    expect(() => ({ ...deps })).not.toThrow();
+    expect(Object.keys(deps)).not.toContain('secretBox');
+    expect(Object.keys(deps)).not.toContain('queues');
+  });
+
+  it('refuses a user token where the function has no verifier, instead of failing on a missing part', async () => {
+    const deps = createDeps({ config, db, parts: () => ({}) });
+    await expect(deps.authenticator.authenticateUser('Bearer a.b.c', undefined)).rejects.toThrow();
   });
 });

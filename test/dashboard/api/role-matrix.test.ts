@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, roleAtLeast, type Role } from '../../../shared/domain/roles.ts';
-import { REUSED_ROUTE_AUDIT } from '../../../shared/dashboard/reused-route-audit.ts';
 import { routes, type RouteDefinition } from '../../../shared/routes.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 import { signedInUser, type SignedIn } from './dashboard-users.ts';
@@ -85,7 +84,7 @@ describe('dashboard authorization: every route x role, enforced by the API', () 
     const writes = dashboardRoutes.filter(([, route]) => route.access === 'write');
     for (const [id, route] of writes) {
       // Routes under /v1/dashboard write their own entry (in the change's transaction where it is one).
-      expect(route.path.startsWith('/v1/dashboard/') || REUSED_ROUTE_AUDIT[id] !== undefined, id).toBe(true);
+      expect(route.path.startsWith('/v1/dashboard/') || route.audit !== undefined, id).toBe(true);
     }
   });
 
