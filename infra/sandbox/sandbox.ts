@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { OffsetClock } from '../../shared/clock.ts';
+import { OffsetClock, type Clock } from '../../shared/clock.ts';
 import { DEFAULT_KEY_CACHE_TTL_MS, DEFAULT_MAX_BODY_BYTES } from '../../shared/config.ts';
 import { createFingerprinter, createSecretBox } from '../../shared/crypto/create-crypto.ts';
 import { sandboxUserDirectory, type LocalUserDirectory } from '../../shared/dashboard/local-user-directory.ts';
@@ -30,6 +30,8 @@ export interface SandboxOptions {
   /** Defaults to the sandbox's own URL: the checkout is served there too. */
   checkoutBaseUrl?: string;
   clock?: OffsetClock;
+  /** The time of the users' authenticator apps, which MFA codes are checked against; default real time. */
+  authenticatorClock?: Clock;
   keyCacheTtlMs?: number;
   /** Local key files; defaults to the sandbox environment's, which the admin CLI uses too. */
   keyDir?: string;
@@ -110,7 +112,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   // Every optional part, as local stand-ins: the sandbox runs every route and worker in one process.
   const { ports } = localBackground;
   // Dashboard users sign in against the table (scrypt hashes, locally signed tokens) instead of Cognito.
-  const userDirectory = sandboxUserDirectory({ db, tableName: options.tableName, keyDir: keys.localKeyDir, clock });
+  const userDirectory = sandboxUserDirectory({ db, tableName: options.tableName, keyDir: keys.localKeyDir, clock, authenticatorClock: options.authenticatorClock });
   const deps = createDeps({
     config,
     db,

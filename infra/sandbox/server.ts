@@ -9,18 +9,12 @@ import type { LambdaHandler } from '../../shared/http/api-handler.ts';
 import { errorBody, jsonResponse } from '../../shared/http/response.ts';
 import { routes, type RouteDefinition } from '../../shared/routes.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
-import { buildCheckout } from '../../checkout/build.ts';
-import { serveCheckout } from '../../checkout/serve-checkout.ts';
-import { buildDocsSite } from '../docs-site.ts';
-import { serveApiReference } from './api-reference.ts';
-import { serveDocs } from './docs-pages.ts';
 import { demandReverification, REVERIFICATION_PATH } from './bank-controls.ts';
 import type { SandboxBank } from './bank/sandbox-bank.ts';
 import { injectStripeFault, STRIPE_FAULTS_PATH } from './stripe/stripe-controls.ts';
 import type { StripeSimulator } from './stripe/stripe-simulator.ts';
-import { buildDashboard } from '../../dashboard/build.ts';
-import { serveDashboard } from '../../dashboard/serve-dashboard.ts';
 import { RESEND_PATH, resendFromPage, sandboxPage } from './sandbox-page.ts';
+import { sandboxPages } from './sandbox-pages.ts';
 import { crossSiteRefusal } from './same-site.ts';
 import { randomUUID } from 'node:crypto';
 import { requestState } from '../../shared/http/request-state.ts';
@@ -143,12 +137,6 @@ export async function startSandboxServer({
     };
     return exchange;
   };
-  // A fresh build of the checkout page at every start, kept in memory (esbuild: well under a second).
-  const checkoutPage = serveCheckout(buildCheckout());
-  const apiReference = serveApiReference();
-  const docsPages = serveDocs(buildDocsSite());
-  const dashboardPage = serveDashboard(buildDashboard());
-
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
     // The checkout's countdown reads the server's time from Date: in the sandbox, that is the sandbox clock.
@@ -167,7 +155,7 @@ export async function startSandboxServer({
     if (url.pathname === '/__sandbox/' && req.method === 'GET') return send(res, await sandboxPage(deps, url.searchParams, clock.now(), requests.recent()));
     const resend = req.method === 'POST' ? RESEND_PATH.exec(url.pathname) : null;
     if (resend) return send(res, crossSiteRefusal(req, { json: false }) ?? (await resendFromPage(deps, resend[1]!, body, req.headers['sec-fetch-site'] as string | undefined)));
-    const page = checkoutPage(req.method ?? 'GET', url.pathname) ?? dashboardPage(req.method ?? 'GET', url.pathname) ?? apiReference(req.method ?? 'GET', url.pathname) ?? docsPages(req.method ?? 'GET', url.pathname);
+    const page = sandboxPages(req.method ?? 'GET', url.pathname);
     if (page) return send(res, page);
 
     const onPath = compiled.map((r) => ({ r, m: r.pattern.exec(url.pathname) })).filter((x) => x.m);

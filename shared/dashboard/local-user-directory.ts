@@ -8,7 +8,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, DeleteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SignJWT, jwtVerify } from 'jose';
-import type { Clock } from '../clock.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import { randomToken } from '../ids.ts';
 import { keys } from '../store/keys.ts';
 import { createUserStore, type UserStore } from '../store/user-store.ts';
@@ -37,6 +37,11 @@ export interface LocalUserDirectoryOptions {
   /** Seals each user's TOTP secret (never kept in clear). */
   secretBox: SecretBox;
   clock: Clock;
+  /**
+   * The time the user's authenticator app keeps, which codes are checked against: real time (default), not `clock`,
+   * since moving the sandbox clock does not move the user's phone. Tests inject one they move instead of waiting.
+   */
+  authenticatorClock?: Clock;
 }
 
 /** The login item: the password hash and, with MFA on, the sealed TOTP secret and the last time step a code was used for. */
@@ -58,7 +63,7 @@ export interface LocalUserDirectory extends UserDirectory {
   setPassword(userId: string, password: string): Promise<void>;
 }
 
-export function createLocalUserDirectory({ db, tableName, users, signingKey, secretBox, clock }: LocalUserDirectoryOptions): LocalUserDirectory {
+export function createLocalUserDirectory({ db, tableName, users, signingKey, secretBox, clock, authenticatorClock = systemClock }: LocalUserDirectoryOptions): LocalUserDirectory {
   const sign = async (claims: Record<string, unknown>, subject: string, lifetimeMs: number) => {
     const now = clock.now();
     const token = await new SignJWT(claims)
@@ -131,7 +136,7 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, sec
    * step only grows (a conditional write), so of two requests racing with one code, one wins.
    */
   const takeCode = async (userId: string, sealedSecret: string, code: string): Promise<boolean> => {
-    const step = totpStep(await secretBox.decrypt(sealedSecret, mfaSecretContext(userId)), code, Date.now());
+    const step = totpStep(await secretBox.decrypt(sealedSecret, mfaSecretContext(userId)), code, authenticatorClock.now());
     if (step === null) return false;
     try {
       await db.send(
@@ -203,7 +208,7 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, sec
       return { secret, otpauthUri: totpUri(secret, user.email), enrolmentState: secret };
     },
     async confirmMfaEnrolment(user, secret, code) {
-      const step = totpStep(secret, code, Date.now());
+      const step = totpStep(secret, code, authenticatorClock.now());
       if (step === null) throw new IncorrectMfaCodeError();
       try {
         await db.send(
@@ -246,7 +251,7 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, sec
  * @example
  * const directory = sandboxUserDirectory({ db, tableName, keyDir: '.sandbox/keys', clock });
  */
-export function sandboxUserDirectory({ db, tableName, keyDir, clock }: { db: DynamoDBDocumentClient; tableName: string; keyDir: string; clock: Clock }): LocalUserDirectory {
+export function sandboxUserDirectory({ db, tableName, keyDir, clock, authenticatorClock }: Pick<LocalUserDirectoryOptions, 'db' | 'tableName' | 'clock' | 'authenticatorClock'> & { keyDir: string }): LocalUserDirectory {
   return createLocalUserDirectory({
     db,
     tableName,
@@ -254,5 +259,6 @@ export function sandboxUserDirectory({ db, tableName, keyDir, clock }: { db: Dyn
     signingKey: readOrCreateKeyFile(join(keyDir, 'dashboard-token.key')),
     secretBox: localSecretBox(keyDir),
     clock,
+    authenticatorClock,
   });
 }

@@ -1,7 +1,7 @@
 /**
  * TOTP (RFC 6238) as authenticator apps and Cognito use it: SHA-1, 30-second steps, 6 digits, one step of drift
- * either way. Pure: the caller passes the time. Codes are checked against real time (not the injectable clock):
- * the other side is the user's phone, which keeps its own.
+ * either way. Pure: the caller passes the time. Codes are checked against the time of the user's phone, which keeps
+ * its own: real time, never the service's injectable clock (the sandbox's directory takes it as `authenticatorClock`).
  *
  * @example
  * const secret = newTotpSecret(); // 'JBSWY3DPEHPK3PXP…' (base32)

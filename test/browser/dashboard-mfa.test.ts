@@ -57,7 +57,7 @@ describe('dashboard two-step verification', BROWSER_TEST_TIMEOUT, () => {
       expect(await seriousViolations(page)).toEqual([]);
       await screenshot(page, `mfa-${device}-scan`);
 
-      const app = testAuthenticator(secret);
+      const app = testAuthenticator(secret, harness.sandbox.authenticatorClock);
       const code = page.getByLabel('Código de 6 dígitos');
       await code.fill('12');
       await page.getByRole('button', { name: 'Activar', exact: true }).click();
@@ -117,7 +117,7 @@ describe('dashboard two-step verification', BROWSER_TEST_TIMEOUT, () => {
     await page.getByLabel('Contraseña', { exact: true }).fill(CHOSEN_PASSWORD);
     await page.getByRole('button', { name: 'Continuar' }).click();
     await page.locator('.mfa-key').waitFor(WAIT);
-    const app = testAuthenticator(((await page.locator('.mfa-key').textContent()) ?? '').replaceAll(' ', ''));
+    const app = testAuthenticator(((await page.locator('.mfa-key').textContent()) ?? '').replaceAll(' ', ''), harness.sandbox.authenticatorClock);
     await page.getByLabel('Código de 6 dígitos').fill(await app.nextCode());
     await page.getByRole('button', { name: 'Activar', exact: true }).click();
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Los administradores deben usar' }).count(), WAIT).toBe(0);

@@ -2,14 +2,14 @@
  * Issue 21, finding 10: the WAF's per-client limits see the real client behind our CloudFront sites (not the edge
  * server's address), no one else may choose the address they are counted under, and sign-in has a limit of its own.
  */
-import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIREWALL_RULES, SIGN_IN_WAF_LIMIT } from '../../infra/constructs/api-firewall.ts';
-import { addPaymentsStack, type PaymentsStack } from '../../infra/stack.ts';
+import type { PaymentsStack } from '../../infra/stack.ts';
 import { DEFAULT_WAF_RATE_LIMIT_PER_IP } from '../../infra/stage-config.ts';
 import { CLIENT_IP_HEADER, EDGE_MARKER_HEADER } from '../../shared/http/client-address.ts';
-import { stageContext, SYNTH_TIMEOUT_MS } from './stage-context.ts';
+import { devStack } from './dev-stack.ts';
+import { SYNTH_TIMEOUT_MS } from './stage-context.ts';
 
 type Json = Record<string, any>;
 const MARKER = { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] };
@@ -27,7 +27,7 @@ describe('API firewall: per-client limits behind CloudFront, and sign-in’s own
   let resources: Record<string, Json>;
   let rules: Json[];
   beforeAll(() => {
-    stack = addPaymentsStack(new App({ context: stageContext({ stage: 'dev' }) }));
+    stack = devStack();
     resources = Template.fromStack(stack).toJSON().Resources as Record<string, Json>;
     const acl = Object.values(resources).find((r) => r.Type === 'AWS::WAFv2::WebACL')!;
     rules = acl.Properties.Rules as Json[];

@@ -1,12 +1,13 @@
-import { App, type CfnElement } from 'aws-cdk-lib';
+import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ITEM_READ_ACTIONS, ITEM_WRITE_ACTIONS } from '../../infra/constructs/data-store.ts';
 import type { WorkerFunction } from '../../infra/constructs/worker-function.ts';
-import { addPaymentsStack, type PaymentsStack } from '../../infra/stack.ts';
+import type { PaymentsStack } from '../../infra/stack.ts';
 import { workerIds, workers, type WorkerId } from '../../shared/workers.ts';
-import { stageContext, SYNTH_TIMEOUT_MS, TEST_ENVIRONMENT } from './stage-context.ts';
+import { devStack } from './dev-stack.ts';
+import { SYNTH_TIMEOUT_MS, TEST_ENVIRONMENT } from './stage-context.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 interface Statement {
@@ -25,8 +26,7 @@ describe('daily workers', () => {
   let stack: PaymentsStack;
   let resources: Record<string, Resource>;
   beforeAll(() => {
-    // Wiring only, synthesized once: bundling the functions adds nothing to what is checked here.
-    stack = addPaymentsStack(new App({ context: stageContext({ stage: 'dev' }) }));
+    stack = devStack();
     resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
   }, SYNTH_TIMEOUT_MS);
   const idOf = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);

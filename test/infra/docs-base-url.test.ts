@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readStageConfig } from '../../infra/stage-config.ts';
 import { addPaymentsStack } from '../../infra/stack.ts';
 import { DASHBOARD_DOMAIN, withDashboardDomain } from './dashboard-domain.ts';
+import { devStack } from './dev-stack.ts';
 import { stageContext, SYNTH_TIMEOUT_MS } from './stage-context.ts';
 
 const PUBLISHED_DOCS = 'https://docs.example.com/svc/errors';
@@ -28,7 +29,7 @@ describe('docsBaseUrl', () => {
   };
 
   it('defaults to the docs deployed with the dashboard site: every function and gateway response, and the docs are in its bucket', { timeout: SYNTH_TIMEOUT_MS }, () => {
-    const template = Template.fromStack(addPaymentsStack(new App({ context: stageContext({ stage: 'dev' }) })));
+    const template = Template.fromStack(devStack());
     const { functionBases, bodies } = functionsAndResponses(template);
     for (const base of functionBases) expect(base).toBe(`https://${DASHBOARD_DOMAIN}/docs/errors`);
     for (const body of bodies) expect(body.docUrl).toBe(`https://${DASHBOARD_DOMAIN}/docs/errors#error-${body.code}`);

@@ -14,6 +14,7 @@ import { routeIds, routes, writesTable, type RouteDefinition, type RouteId } fro
 import { keys } from '../../shared/store/keys.ts';
 import { secondaryIndexes, tableDefinition } from '../../shared/store/table-definition.ts';
 import { DASHBOARD_DOMAIN, withDashboardDomain } from './dashboard-domain.ts';
+import { devStack } from './dev-stack.ts';
 import { PRODUCTION_DOMAINS, stageContext, SYNTH_TIMEOUT_MS, TEST_ENVIRONMENT } from './stage-context.ts';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
@@ -98,7 +99,7 @@ function synthesize(context: Record<string, unknown>): SynthesizedStack {
 describe('PaymentsStack', () => {
   let dev: SynthesizedStack;
   beforeAll(() => {
-    dev = synthesize({ stage: 'dev' });
+    dev = new SynthesizedStack(devStack());
   }, SYNTH_TIMEOUT_MS);
 
   it('names the stack after the stage', () => {
@@ -519,7 +520,8 @@ describe('PaymentsStack in production', () => {
     expect(() => synthesize({ stage: 'prod', checkoutDomain: 'pay.example.com', checkoutCertificateArn: PRODUCTION_DOMAINS.checkoutCertificateArn })).toThrow(/-c apiDomain=/);
   });
 
-  it('creates the checkout certificate in a hosted zone only in us-east-1, where CloudFront reads it', () => {
+  // A whole synthesis inside the test: it gets the set-up's time, not the default 30 s a loaded machine overruns.
+  it('creates the checkout certificate in a hosted zone only in us-east-1, where CloudFront reads it', { timeout: SYNTH_TIMEOUT_MS }, () => {
     const { checkoutCertificateArn: _, ...zoneOnly } = PRODUCTION_DOMAINS;
     expect(() => synthesize({ stage: 'prod', ...zoneOnly })).toThrow(/us-east-1.*checkoutCertificateArn/);
     const inUsEast1 = synthesize({ stage: 'prod', ...zoneOnly, region: 'us-east-1' });

@@ -1,10 +1,9 @@
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addPaymentsStack } from '../../infra/stack.ts';
 import { queues } from '../../shared/workers.ts';
 import { MAX_ATTEMPTS } from '../../shared/webhooks/retry-schedule.ts';
-import { stageContext, SYNTH_TIMEOUT_MS } from './stage-context.ts';
+import { devStack } from './dev-stack.ts';
+import { SYNTH_TIMEOUT_MS } from './stage-context.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -12,8 +11,7 @@ describe('webhook and expiry constructs', () => {
   let template: Template;
   let resources: Record<string, Resource>;
   beforeAll(() => {
-    // Wiring only: bundling the functions adds nothing to what is checked here.
-    template = Template.fromStack(addPaymentsStack(new App({ context: stageContext({ stage: 'dev' }) })));
+    template = Template.fromStack(devStack());
     resources = template.toJSON().Resources as Record<string, Resource>;
   }, SYNTH_TIMEOUT_MS);
   const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);

@@ -15,6 +15,8 @@ export interface TestSandbox extends Sandbox {
   newMerchant(options?: { provisioned?: boolean; changes?: Partial<Merchant> }): Promise<{ merchant: Merchant; keys: MerchantKeys }>;
   /** A JSON request against the sandbox. */
   request(method: string, path: string, options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<TestResponse>;
+  /** The time of the users' authenticator apps (testAuthenticator): moved to the next TOTP step instead of waiting for it. */
+  authenticatorClock: OffsetClock;
   /** Moves the sandbox clock forward by that many seconds. */
   advance(seconds: number): void;
   /** The merchants made by newMerchant: the only ones this sandbox's background workers handle. */
@@ -46,12 +48,14 @@ export async function startTestSandbox(
 ): Promise<TestSandbox> {
   const { endpoint, tableName } = testConnection();
   const clock = options.restartOf?.clock ?? new OffsetClock();
-  // Test files share one table: each sandbox's workers handle only the merchants it created.
+  const authenticatorClock = options.restartOf?.authenticatorClock ?? new OffsetClock();
+  // The sandboxes of a file share its table: each sandbox's workers handle only the merchants it created.
   const owned = options.restartOf?.ownedMerchants ?? new Set<string>();
   const sandbox = await startSandbox({
     dynamoEndpoint: endpoint,
     tableName,
     clock,
+    authenticatorClock,
     keyCacheTtlMs: options.keyCacheTtlMs,
     keyDir: options.keyDir ?? TEST_KEY_DIR,
     gatewayTimeoutMs: options.gatewayTimeoutMs,
@@ -63,6 +67,7 @@ export async function startTestSandbox(
   return {
     ...sandbox,
     ownedMerchants: owned,
+    authenticatorClock,
     async newMerchant({ provisioned = true, changes } = {}) {
       const created = await createMerchant(sandbox.deps, { name: 'Test merchant', now: new Date(clock.now()), provisioned });
       owned.add(created.merchant.id);

@@ -75,7 +75,7 @@ export async function startDashboardHarness(respond?: Parameters<typeof startRec
   const { temporaryPassword } = await sandbox.deps.userDirectory.createLogin(adminUser);
   await sandbox.userDirectory.setPassword(adminUser.id, CHOSEN_PASSWORD);
   const secret = newTotpSecret();
-  const admin: DashboardUserLogin = { email: adminUser.email, role: 'admin', temporaryPassword: temporaryPassword!, app: testAuthenticator(secret) };
+  const admin: DashboardUserLogin = { email: adminUser.email, role: 'admin', temporaryPassword: temporaryPassword!, app: testAuthenticator(secret, sandbox.authenticatorClock) };
   await sandbox.userDirectory.confirmMfaEnrolment(adminUser, secret, await admin.app!.nextCode());
   const browser: Browser = await launchChromium();
   const tokens = new Map<string, string>();

@@ -69,7 +69,7 @@ describe('dashboard sessions: sign-out, idle timeout, MFA for admins', { timeout
     expect((await admin.request('GET', '/v1/dashboard/me/mfa')).body).toEqual({ enabled: false });
     const started = await admin.request('POST', '/v1/dashboard/me/mfa/enrolment', { body: { password: TEST_PASSWORD } });
     expect(started.status, started.text).toBe(200);
-    const app = testAuthenticator(started.body.secret);
+    const app = testAuthenticator(started.body.secret, sandbox.authenticatorClock);
     const confirmed = await admin.request('POST', '/v1/dashboard/me/mfa/enrolment/confirm', { body: { enrolmentSession: started.body.enrolmentSession, code: await app.nextCode() } });
     expect(confirmed.status, confirmed.text).toBe(200);
     expect((await admin.request('GET', '/v1/dashboard/users')).status).toBe(200);

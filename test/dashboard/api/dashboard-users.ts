@@ -47,7 +47,7 @@ export async function signedInUser(sandbox: TestSandbox, merchantId: string, rol
   if (mfa) {
     const started = await signedIn.request('POST', '/v1/dashboard/me/mfa/enrolment', { body: { password: TEST_PASSWORD } });
     expect(started.status, started.text).toBe(200);
-    signedIn.app = testAuthenticator(started.body.secret);
+    signedIn.app = testAuthenticator(started.body.secret, sandbox.authenticatorClock);
     const confirmed = await signedIn.request('POST', '/v1/dashboard/me/mfa/enrolment/confirm', { body: { enrolmentSession: started.body.enrolmentSession, code: await signedIn.app.nextCode() } });
     expect(confirmed.status, confirmed.text).toBe(200);
   }

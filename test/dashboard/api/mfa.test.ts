@@ -7,7 +7,7 @@ import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 import { testAuthenticator, type TestAuthenticator } from '../../support/totp-codes.ts';
 import { signedInUser, TEST_PASSWORD, type SignedIn } from './dashboard-users.ts';
 
-// Codes are real TOTP codes, each used once: a test may wait for the next 30-second step.
+// Codes are real TOTP codes, each used once: a test moves the authenticator clock to the next 30-second step.
 describe('dashboard MFA (TOTP) enrolment and sign-in, sandbox directory', { timeout: 120_000 }, () => {
   let sandbox: TestSandbox;
   let merchantId: string;
@@ -25,7 +25,7 @@ describe('dashboard MFA (TOTP) enrolment and sign-in, sandbox directory', { time
     const user = await signedInUser(sandbox, merchantId, role, { mfa: false });
     const started = await user.request('POST', '/v1/dashboard/me/mfa/enrolment', { body: { password: TEST_PASSWORD } });
     expect(started.status, started.text).toBe(200);
-    const app = testAuthenticator(started.body.secret);
+    const app = testAuthenticator(started.body.secret, sandbox.authenticatorClock);
     const confirmed = await user.request('POST', '/v1/dashboard/me/mfa/enrolment/confirm', { body: { enrolmentSession: started.body.enrolmentSession, code: await app.nextCode() } });
     expect(confirmed.status, confirmed.text).toBe(200);
     return { user, app, secret: started.body.secret };
@@ -47,7 +47,7 @@ describe('dashboard MFA (TOTP) enrolment and sign-in, sandbox directory', { time
     expect(decodeURIComponent(uri.pathname)).toContain(user.email);
     expect(enrolmentSession).not.toContain(secret);
 
-    const app = testAuthenticator(secret);
+    const app = testAuthenticator(secret, sandbox.authenticatorClock);
     const code = await app.nextCode();
     const wrong = await user.request('POST', '/v1/dashboard/me/mfa/enrolment/confirm', { body: { enrolmentSession, code: code === '000000' ? '111111' : '000000' } });
     expect(wrong.status, wrong.text).toBe(400);
@@ -107,7 +107,7 @@ describe('dashboard MFA (TOTP) enrolment and sign-in, sandbox directory', { time
   it('does not take the code that confirmed the enrolment for a sign-in', async () => {
     const user = await signedInUser(sandbox, merchantId, 'developer');
     const started = await user.request('POST', '/v1/dashboard/me/mfa/enrolment', { body: { password: TEST_PASSWORD } });
-    const code = totpCode(started.body.secret, Date.now());
+    const code = totpCode(started.body.secret, sandbox.authenticatorClock.now());
     expect((await user.request('POST', '/v1/dashboard/me/mfa/enrolment/confirm', { body: { enrolmentSession: started.body.enrolmentSession, code } })).status).toBe(200);
     const challenge = await signIn(user.email);
     expect((await answerMfa(challenge.body.challengeSession, code)).status).toBe(401);
@@ -131,7 +131,7 @@ describe('dashboard MFA (TOTP) enrolment and sign-in, sandbox directory', { time
     const owner = await signedInUser(sandbox, merchantId, 'read_only');
     const other = await signedInUser(sandbox, merchantId, 'admin', { mfa: false });
     const started = await owner.request('POST', '/v1/dashboard/me/mfa/enrolment', { body: { password: TEST_PASSWORD } });
-    const code = totpCode(started.body.secret, Date.now());
+    const code = totpCode(started.body.secret, sandbox.authenticatorClock.now());
     const stolen = await other.request('POST', '/v1/dashboard/me/mfa/enrolment/confirm', { body: { enrolmentSession: started.body.enrolmentSession, code } });
     expect(stolen.status).toBe(400);
     expect(stolen.body).toMatchObject({ code: 'mfa_enrolment_expired', field: 'enrolmentSession' });
