@@ -8,7 +8,7 @@ import { ApiFirewall } from './constructs/api-firewall.ts';
 import { CheckoutSite } from './constructs/checkout-site.ts';
 import { DashboardSite } from './constructs/dashboard-site.ts';
 import { DataStore } from './constructs/data-store.ts';
-import { provideNeeds } from './constructs/function-needs.ts';
+import { provideNeeds } from './constructs/provide-needs.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { ServiceFunction } from './constructs/service-function.ts';
 import { ServiceKeys } from './constructs/service-keys.ts';

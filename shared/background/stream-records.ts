@@ -1,14 +1,15 @@
 import type { PartialItemFailureResponse } from '@aws-lambda-powertools/batch/types';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { CoreDeps } from '../deps.ts';
+import { policies } from '../retry/policies.ts';
+import { retry } from '../retry/retry.ts';
 import type { WorkerId } from '../workers.ts';
 import { createParkedRecords, replayRequestOf } from './parked-records.ts';
 import { parkRecord, recordIdOf } from './park-record.ts';
 import { logUnexpected } from './worker-errors.ts';
 
-/** In-process tries of a stream record per invocation, and the waits between them (a throttle, a brief outage). */
-export const STREAM_RECORD_TRIES = 3;
-const STREAM_RETRY_DELAYS_MS = [250, 1_000];
+/** In-process tries of a stream record per invocation (policies.streamRecord: a throttle, a brief outage). */
+export const STREAM_RECORD_TRIES = policies.streamRecord.maxAttempts;
 /**
  * How old a stream record still failing must be before it is parked. A younger one is reported failed, so the
  * poller (Lambda, or the sandbox's stream reader) tries it again later: an outage of a few minutes (SQS, Scheduler)
@@ -32,21 +33,26 @@ export async function handleStreamRecord<D extends CoreDeps>(workerId: WorkerId,
   const replay = replayRequestOf(workerId, record);
   if (replay && !(await createParkedRecords(deps.db, deps.config.tableName).claimReplay(replay.id, replay.requestedAt))) return;
   const target = (replay?.inner as DynamoDBRecord | undefined) ?? record;
-  for (let tries = 1; ; tries++) {
-    try {
-      await handleRecord(target, deps);
-      if (replay) await createParkedRecords(deps.db, deps.config.tableName).remove(replay.id);
-      return;
-    } catch (error) {
-      logUnexpected(deps.logger, error, { recordId: recordIdOf(target) });
-      if (tries >= STREAM_RECORD_TRIES) {
+  await retry(
+    policies.streamRecord,
+    async () => {
+      try {
+        await handleRecord(target, deps);
+        if (replay) await createParkedRecords(deps.db, deps.config.tableName).remove(replay.id);
+      } catch (error) {
+        logUnexpected(deps.logger, error, { recordId: recordIdOf(target) });
+        throw error;
+      }
+    },
+    {
+      isRetryable: () => true,
+      onExhausted: async (error) => {
         // A replay is of a record already parked once: parked again at once when it still fails.
         if (!replay && recordAgeMs(target, deps.clock.now()) < PARK_AFTER_MS) throw error;
-        return parkRecord(deps, workerId, target, error, (replay?.attempts ?? 0) + tries);
-      }
-      await new Promise((resolve) => setTimeout(resolve, STREAM_RETRY_DELAYS_MS[tries - 1]));
-    }
-  }
+        await parkRecord(deps, workerId, target, error, (replay?.attempts ?? 0) + STREAM_RECORD_TRIES);
+      },
+    },
+  );
 }
 
 /**

@@ -45,9 +45,9 @@ export interface ApiHandlerModule<D = never> {
  * One /v1 operation. Its manifest entry decides authentication, rate class, idempotency and the parts `deps` has
  * (shared/function-needs.ts PartGroupsOf); the schemas validate its input; `impl` holds only the operation's own logic;
  * the last argument passes the factory of each part the entry declares, and must name exactly those.
- * Middleware order: headers, errors, key, rate limit, body, validation, idempotency (so an invalid request never
- * claims a key). Checkout routes authenticate and count after validation, because their caller is the session
- * named in the input.
+ * Middleware order: logging context, request id, tracing, one Authorization header, header normalisation, errors,
+ * key (or user token), rate limit, audit, body, validation, idempotency (so an invalid request never claims a key).
+ * Checkout routes authenticate and count after validation, because their caller is the session named in the input.
  *
  * @example
  * import * as manifest from '../../shared/route-manifest.ts';

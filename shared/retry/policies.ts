@@ -60,4 +60,11 @@ const versionRace: RetryPolicy = { maxAttempts: 3, backoff: { kind: 'none' }, ji
  */
 const adminGuardRace: RetryPolicy = { maxAttempts: 8, backoff: { kind: 'linear', stepMs: 20 }, jitter: 'full' };
 
-export const policies = { bankCall, sdkCall, transactionContention, settlementContention, refundRace, versionRace, adminGuardRace } as const;
+/**
+ * A stream record a worker failed on (a throttle, a brief outage of SQS or Scheduler): 250 ms, then 1 s, in the same
+ * invocation; then the record is reported failed for the poller to bring back later, or parked once old enough
+ * (shared/background/stream-records.ts). No jitter: the records of one batch fail and retry independently anyway.
+ */
+const streamRecord: RetryPolicy = { maxAttempts: 3, backoff: { kind: 'exponential', firstMs: 250, factor: 4 }, jitter: 'none' };
+
+export const policies = { bankCall, sdkCall, transactionContention, settlementContention, refundRace, versionRace, adminGuardRace, streamRecord } as const;
