@@ -29,7 +29,7 @@ export default defineConfig({
     reporters: ['default'],
     projects: [
       { test: { name: 'cdk', include: CDK_WIRING_FILES, isolate: false, ...timeouts } },
-      { test: { name: 'service', include: ['test/**/*.test.ts'], exclude: CDK_WIRING_FILES, setupFiles: ['test/setup/file-table.ts'], ...timeouts } },
+      { test: { name: 'service', include: ['test/**/*.test.ts'], exclude: CDK_WIRING_FILES, ...timeouts } },
     ],
   },
 });

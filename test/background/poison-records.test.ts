@@ -11,7 +11,7 @@ import { sandboxWithReceiver } from '../support/sandbox-with-receiver.ts';
 /** The sandbox works on its own here (no drain()): waits are for the condition, generous for a loaded machine. */
 const PATIENTLY = { timeout: 60_000, interval: 100 };
 
-/** `npm run admin -- dead-letters ...` against the file's table, as an operator types it. */
+/** `npm run admin -- dead-letters ...` against the run's table, as an operator types it. */
 const deadLetters = (...args: string[]) => runAdminCli(['dead-letters', ...args]);
 
 describe('poison records: retried, parked, visible, replayed', () => {

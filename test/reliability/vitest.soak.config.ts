@@ -10,7 +10,6 @@ export default defineConfig({
   test: {
     include: ['test/reliability/**/*.test.ts'],
     globalSetup: ['test/setup/dynamodb-local.ts'],
-    setupFiles: ['test/setup/file-table.ts'],
     testTimeout: 1_800_000,
     hookTimeout: 120_000,
     maxWorkers: 2,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startDynamoLocal, type DynamoLocal } from '../../infra/sandbox/dynamodb-local.ts';
+import { ensureTable, startDynamoLocal, type DynamoLocal } from '../../infra/sandbox/dynamodb-local.ts';
 import { freePort } from '../../infra/sandbox/free-port.ts';
 
 export const TEST_TABLE = 'svc-test';
@@ -11,8 +11,7 @@ let dynamo: DynamoLocal | undefined;
 let runTmpDir: string | undefined;
 
 /**
- * One real DynamoDB Local (in memory) for the whole run; every test file makes its own table in it (file-table.ts),
- * named after TEST_TABLE, and its own merchants.
+ * One real DynamoDB Local (in memory) for the whole run; every test file makes its own merchants, so none collide.
  * Every temporary folder of the run (key files, cdk.out, Chromium profiles) lands in one folder, removed at the end:
  * the test workers start after this and inherit TMPDIR, which os.tmpdir() reads on each call.
  */
@@ -20,6 +19,7 @@ export async function setup(project: TestProject) {
   runTmpDir = mkdtempSync(join(tmpdir(), 'svc-test-run-'));
   process.env.TMPDIR = runTmpDir;
   dynamo = await startDynamoLocal({ port: await freePort() });
+  await ensureTable(dynamo.endpoint, TEST_TABLE);
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('tableName', TEST_TABLE);
 }

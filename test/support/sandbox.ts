@@ -49,7 +49,7 @@ export async function startTestSandbox(
   const { endpoint, tableName } = testConnection();
   const clock = options.restartOf?.clock ?? new OffsetClock();
   const authenticatorClock = options.restartOf?.authenticatorClock ?? new OffsetClock();
-  // The sandboxes of a file share its table: each sandbox's workers handle only the merchants it created.
+  // Test files share one table: each sandbox's workers handle only the merchants it created.
   const owned = options.restartOf?.ownedMerchants ?? new Set<string>();
   const sandbox = await startSandbox({
     dynamoEndpoint: endpoint,

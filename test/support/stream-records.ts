@@ -5,7 +5,7 @@ import { testConnection } from './dynamo.ts';
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 /**
- * Every record this file's table stream still holds, from the start of each shard, as JSON text: what a reader of
+ * Every record the run's table stream still holds, from the start of each shard, as JSON text: what a reader of
  * the stream (the stream-fed Lambdas, anyone with dynamodb:GetRecords) sees, new and old images included.
  */
 export async function streamRecordTexts(): Promise<{ source: string; text: string }[]> {

@@ -17,7 +17,7 @@ describe("the sandbox's seeded dashboard admin", () => {
   it('is an admin of the seeded merchant who signs in with the printed password, the same on every start', async () => {
     const { merchant } = await sandbox.newMerchant();
     const file = join(mkdtempSync(join(tmpdir(), 'svc-seed-')), 'dashboard-admin.json');
-    // The file's table may hold the seeded admin from an earlier start: this test owns the seeded email while it runs.
+    // The table is shared by the run's test files: this test owns the seeded email while it runs.
     const stale = await sandbox.deps.users.getByEmail(SANDBOX_ADMIN_EMAIL);
     if (stale) await sandbox.deps.users.remove(stale);
 
