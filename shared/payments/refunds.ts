@@ -225,6 +225,9 @@ export async function refundsOf(deps: Deps, merchant: Merchant, transaction: Tra
     refunds[i] = await settleRefund(deps, refund, outcome, { reconciled: true });
     settled = true;
   }
-  const current = settled ? ((await deps.transactions.get(transaction.reference)) ?? transaction) : transaction;
+  // Read again also when a refund changed after the transaction was read: another request settled it meanwhile
+  // (its sums and the refund are written together), so the transaction in hand predates the refunds listed.
+  const outdated = settled || refunds.some((refund) => refund.updatedAt > transaction.updatedAt);
+  const current = outdated ? ((await deps.transactions.get(transaction.reference)) ?? transaction) : transaction;
   return { transaction: current, refunds };
 }
