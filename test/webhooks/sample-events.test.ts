@@ -44,7 +44,7 @@ describe('sample events', () => {
     };
     const refund = async (number: string) => {
       const { session, res } = await pay(number);
-      await sandbox.request('POST', `/v1/transactions/${res.body.transaction.reference}/refunds`, { key: sk, body: { reason: 'requested_by_customer' }, headers: { 'idempotency-key': `refund-${number}` } });
+      await sandbox.request('POST', `/v1/transactions/${res.body.transaction.reference}/refunds`, { key: sk, body: { reason: 'requested_by_customer' }, headers: { 'idempotency-key': `refund-${res.body.transaction.reference}` } });
       await collect(session.reference);
     };
     await refund(TEST_CARDS.visa);
