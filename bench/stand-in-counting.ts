@@ -1,4 +1,3 @@
-import type { DynamoDBRecord } from 'aws-lambda';
 import { StreamReader } from '../infra/sandbox/stream-reader.ts';
 import type { Sandbox } from '../infra/sandbox/sandbox.ts';
 import type { CachingSecretBox } from '../shared/crypto/opened-secret-cache.ts';
@@ -86,8 +85,9 @@ export function countStandIns(sandbox: Sandbox, counter: CallCounter): void {
   };
   const streamWorkers = Object.entries(workers as Record<string, WorkerDefinition>).flatMap(([id, w]) => (w.trigger.kind === 'stream' ? [{ id, filter: w.trigger.filter }] : []));
   const { poll } = StreamReader.prototype;
-  StreamReader.prototype.poll = async function (this: StreamReader): Promise<DynamoDBRecord[]> {
-    const records = await poll.call(this);
+  StreamReader.prototype.poll = async function (this: StreamReader) {
+    const polled = await poll.call(this);
+    const { records } = polled;
     for (const { id, filter } of streamWorkers) {
       // The runner's own selection (infra/sandbox/background-runner.ts): event name, key prefix, an owner.
       const batch = records.filter(
@@ -95,6 +95,6 @@ export function countStandIns(sandbox: Sandbox, counter: CallCounter): void {
       );
       if (batch.length > 0) counter.record(LAMBDA, id);
     }
-    return records;
+    return polled;
   };
 }

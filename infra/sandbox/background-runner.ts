@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AllDeps } from '../../shared/deps.ts';
 import { createParkedRecords, replayRequestOf } from '../../shared/background/parked-records.ts';
 import { workers, type QueueName, type StreamFilter, type WorkerDefinition, type WorkerId } from '../../shared/workers.ts';
+import { keys } from '../../shared/store/keys.ts';
 import { ConsumerLoop, type ConsumerLoopOptions } from './consumer-loop.ts';
 import type { LocalQueue } from './local-queue.ts';
 import type { LocalScheduler } from './local-scheduler.ts';
@@ -89,8 +90,18 @@ function nextDailyRun(from: number, hourUtc: number): number {
   return today.getTime() > from ? today.getTime() : today.getTime() + 86_400_000;
 }
 
-/** Commands that change the table, so its stream has a record to read. */
-const TABLE_WRITE = /^(Put|Update|Delete|BatchWrite|TransactWrite)/;
+/** The partition keys a write command changes (document client input), so its stream has a record of each. */
+function writtenKeys(input: Record<string, any>): string[] {
+  const pkOf = (item?: { pk?: unknown }) => (typeof item?.pk === 'string' ? [item.pk] : []);
+  const transact = (input.TransactItems ?? []) as Record<string, { Item?: { pk?: unknown }; Key?: { pk?: unknown } }>[];
+  const batch = Object.values((input.RequestItems ?? {}) as Record<string, { PutRequest?: { Item?: { pk?: unknown } }; DeleteRequest?: { Key?: { pk?: unknown } } }[]>).flat();
+  return [
+    ...pkOf(input.Item),
+    ...pkOf(input.Key),
+    ...transact.flatMap((t) => [t.Put, t.Update, t.Delete].flatMap((w) => pkOf(w?.Item ?? w?.Key))),
+    ...batch.flatMap((r) => pkOf(r.PutRequest?.Item ?? r.DeleteRequest?.Key)),
+  ];
+}
 
 type Loop = (run: ConsumerLoopOptions['run'], nextDueAt?: () => number | undefined) => ConsumerLoop;
 
@@ -124,7 +135,8 @@ function streamConsumer(deps: AllDeps, local: LocalBackground, built: Built[], l
     const retried = new Map([...retries].filter(([, count]) => (count < MAX_STREAM_RETRIES ? due : stuckDue)));
     if ([...retried.values()].some((count) => count >= MAX_STREAM_RETRIES)) stuckRetryAt = Date.now() + STUCK_RETRY_MS;
     for (const record of retried.keys()) retries.delete(record);
-    const records = [...(await local.streams.poll()), ...retried.keys()];
+    const polled = await local.streams.poll();
+    const records = [...polled.records, ...retried.keys()];
     const mine = records.filter((r) => {
       const merchantId = merchantOf(r);
       // A record naming a merchant, a parked stream record's replay request included, is its owner's alone: another
@@ -133,10 +145,12 @@ function streamConsumer(deps: AllDeps, local: LocalBackground, built: Built[], l
       if (merchantId !== undefined) return local.owns(merchantId);
       return built.some((w) => replayRequestOf(w.id as WorkerId, r) !== null);
     });
-    for (const record of mine) for (const worker of built) await replayQueueMessage(deps, worker, record);
-    await Promise.all(built.filter((w) => w.definition.trigger.kind === 'stream').map((w) => runWorker(w, mine, retried)));
-    await local.streams.commit(retries.keys());
-    if (mine.length > 0) {
+    // Most records are no worker's (rate counters, idempotency keys, sign-ins): only the others count as work.
+    const handled = mine.filter((r) => built.some((w) => isFor(w, r) || replayRequestOf(w.id as WorkerId, r) !== null));
+    for (const record of handled) for (const worker of built) await replayQueueMessage(deps, worker, record);
+    await Promise.all(built.filter((w) => w.definition.trigger.kind === 'stream').map((w) => runWorker(w, handled, retried)));
+    await local.streams.commit(handled, retries.keys());
+    if (handled.length > 0 || polled.more) {
       idlePollMs = FIRST_IDLE_POLL_MS;
       return { worked: true };
     }
@@ -240,12 +254,14 @@ export async function startBackgroundRunner(deps: AllDeps, local: LocalBackgroun
   const loop: Loop = (run, nextDueAt) => new ConsumerLoop({ run, nextDueAt, clock: deps.clock, onError });
 
   const stream = streamConsumer(deps, local, built, loop);
-  // As the stream trigger in AWS, a write through the sandbox's own client is read at once; other writers (the
-  // admin CLI, another sandbox on the table) are found by the idle polls.
+  // As the stream trigger in AWS, a write through the sandbox's own client that a worker takes is read at once;
+  // other writers (the admin CLI, another sandbox on the table) are found by the idle polls. Writes no worker takes
+  // (rate counters, idempotency keys, checkpoints) wake nothing: a poll after each would double the table's traffic.
+  const takenPrefixes = built.flatMap((w) => [keys.parkedRecordPrefix(w.id), ...(w.definition.trigger.kind === 'stream' ? [w.definition.trigger.filter.pkPrefix] : [])]);
   deps.db.middlewareStack.add(
-    (next, context) => async (args) => {
+    (next) => async (args) => {
       const output = await next(args);
-      if (TABLE_WRITE.test(context.commandName ?? '')) stream.wake();
+      if (writtenKeys(args.input as Record<string, any>).some((pk) => takenPrefixes.some((prefix) => pk.startsWith(prefix)))) stream.wake();
       return output;
     },
     { step: 'initialize', name: 'wakeLocalStreamReader' },

@@ -12,12 +12,13 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import type { Clock } from '../../shared/clock.ts';
 import { keys } from '../../shared/store/keys.ts';
 
-const CHECKPOINT_PREFIX = 'LOCAL_STREAM#';
 /**
  * How often a poll lists the stream's shards (one DescribeStream) to find new ones; a shard that closes lists them
  * at once. Listing on every poll would double the cost of the fast polls the runner makes.
  */
 const SHARD_LIST_MS = 1000;
+/** Records one GetRecords returns at most, as in AWS. */
+const READ_LIMIT = 1000;
 
 /**
  * Reads the table's stream on DynamoDB Local the way Lambda's event source mapping does in AWS: every shard, in
@@ -31,7 +32,7 @@ export class StreamReader {
   /** Per shard, the last record polled and the last one saved. */
   private readonly polled = new Map<string, string>();
   private readonly committed = new Map<string, string>();
-  /** Shards polled past a record other than a checkpoint write: saving only these keeps our own writes from looping. */
+  /** Shards polled past a record a worker was given, since their last save. */
   private readonly unsaved = new Set<string>();
   private readonly shardOf = new WeakMap<DynamoDBRecord, string>();
   private streamArn = '';
@@ -63,10 +64,16 @@ export class StreamReader {
   }
 
   /**
-   * Saves, per shard, the last record polled as handled, except in shards where a record still waits for its
-   * retry: those are read again after a restart (at least once; the workers are idempotent).
+   * Saves, per shard that had a record handed to a worker, the last record polled as handled, except in shards where
+   * a record still waits for its retry: those are read again after a restart (at least once; the workers are
+   * idempotent). A shard polled past records no worker takes is left unsaved until one comes: reading those again
+   * after a restart does nothing, and saving after each would write the table (and its stream) once per poll.
    */
-  async commit(unfinished: Iterable<DynamoDBRecord>): Promise<void> {
+  async commit(handled: Iterable<DynamoDBRecord>, unfinished: Iterable<DynamoDBRecord>): Promise<void> {
+    for (const record of handled) {
+      const shardId = this.shardOf.get(record);
+      if (shardId) this.unsaved.add(shardId);
+    }
     const held = new Set([...unfinished].map((r) => this.shardOf.get(r)));
     for (const shardId of this.unsaved) {
       const sequenceNumber = this.polled.get(shardId);
@@ -77,14 +84,19 @@ export class StreamReader {
     }
   }
 
-  /** The records written since the last poll, as Lambda would receive them. */
-  async poll(): Promise<DynamoDBRecord[]> {
+  /**
+   * The records written since the last poll, as Lambda would receive them; `more` when a shard had more than one
+   * read returns, so the caller reads again at once.
+   */
+  async poll(): Promise<{ records: DynamoDBRecord[]; more: boolean }> {
     if (this.shardClosed || Date.now() - this.shardsListedAt >= SHARD_LIST_MS) await this.listShards();
     const out: DynamoDBRecord[] = [];
+    let more = false;
     for (const [shardId, iterator] of this.iterators) {
       if (!iterator) continue;
       try {
-        const page = await this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
+        const page = await this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: READ_LIMIT }));
+        if ((page.Records?.length ?? 0) === READ_LIMIT) more = true;
         this.iterators.set(shardId, page.NextShardIterator ?? null);
         // A closed shard has children (a rollover): they are read from the next poll on.
         if (!page.NextShardIterator) this.shardClosed = true;
@@ -93,7 +105,6 @@ export class StreamReader {
           this.shardOf.set(lambdaRecord, shardId);
           const sequenceNumber = record.dynamodb?.SequenceNumber;
           if (sequenceNumber) this.polled.set(shardId, sequenceNumber);
-          if (!(record.dynamodb?.Keys?.pk?.S ?? '').startsWith(CHECKPOINT_PREFIX)) this.unsaved.add(shardId);
           out.push(lambdaRecord);
         }
       } catch (error) {
@@ -103,7 +114,7 @@ export class StreamReader {
         this.iterators.set(shardId, after ? await this.iterator(shardId, 'AFTER_SEQUENCE_NUMBER', after) : await this.iterator(shardId, 'LATEST'));
       }
     }
-    return out;
+    return { records: out, more };
   }
 
   /** New shards are read from their start. */

@@ -13,7 +13,7 @@ let dynamo: DynamoLocal | undefined;
 async function startDynamoPatiently(): Promise<DynamoLocal> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startDynamoLocal({ port: await freePort() });
+      return await startDynamoLocal({ port: await freePort(), shortLived: true });
     } catch (error) {
       if (attempt === 3) throw error;
     }

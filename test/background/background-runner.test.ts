@@ -1,4 +1,7 @@
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
+import { keys } from '../../shared/store/keys.ts';
 import { SCHEDULE_LEAD_SECONDS } from '../../shared/domain/expiry-timing.ts';
 import { RETRY_DELAYS_SECONDS } from '../../shared/webhooks/retry-schedule.ts';
 import { sandboxWithReceiver } from '../support/sandbox-with-receiver.ts';
@@ -53,5 +56,36 @@ describe('the sandbox background on its own, without drain()', () => {
     env.sandbox.advance(RETRY_DELAYS_SECONDS[0]!);
     await vi.waitFor(() => expect(eventsAt('/retry')).toHaveLength(2), ON_ITS_OWN);
     expect(eventsAt('/retry').map((e) => e.type)).toEqual(['session.expired', 'session.expired']);
+  });
+});
+
+describe("the sandbox's stream position", () => {
+  const env = sandboxWithReceiver();
+
+  /** This sandbox's saved position in each shard of the table's stream, as a restart would read it. */
+  async function savedPositions(): Promise<Record<string, string>> {
+    const { Table } = await env.sandbox.deps.db.send(new DescribeTableCommand({ TableName: env.sandbox.deps.config.tableName }));
+    const { pk } = keys.localStreamCheckpoint(env.sandbox.streamReaderId, Table!.LatestStreamArn!);
+    const { Items = [] } = await env.sandbox.deps.db.send(new QueryCommand({ TableName: env.sandbox.deps.config.tableName, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': pk } }));
+    return Object.fromEntries(Items.filter((i) => i.sequenceNumber).map((i) => [i.sk as string, i.sequenceNumber as string]));
+  }
+
+  it('is saved after records a worker took, not after writes no worker takes (rate counters, idempotency keys)', async () => {
+    const { keys: merchantKeys } = await env.sandbox.newMerchant();
+    const key = merchantKeys.secretTest;
+    const create = () => env.sandbox.request('POST', '/v1/sessions', { key, body: { amountMinor: 500, currency: 'VES' } });
+    expect((await create()).status).toBe(201);
+    await env.sandbox.background.drain();
+    const afterSession = await savedPositions();
+    expect(Object.keys(afterSession).length).toBeGreaterThan(0);
+
+    // Each read writes its rate counter (a stream record): read to its end, none is saved.
+    for (let i = 0; i < 5; i++) expect((await env.sandbox.request('GET', '/v1/sessions', { key })).status).toBe(200);
+    await env.sandbox.background.drain();
+    expect(await savedPositions()).toEqual(afterSession);
+
+    expect((await create()).status).toBe(201);
+    await env.sandbox.background.drain();
+    expect(await savedPositions()).not.toEqual(afterSession);
   });
 });

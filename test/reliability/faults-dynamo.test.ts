@@ -34,7 +34,7 @@ describe('DynamoDB stopped and restarted under load', () => {
 
   beforeAll(async () => {
     port = await freePort();
-    dynamo = await startDynamoLocal({ port, dbPath: join(dir, 'db') });
+    dynamo = await startDynamoLocal({ port, dbPath: join(dir, 'db'), shortLived: true });
     await ensureTable(dynamo.endpoint, TABLE);
     sandbox = await startSandbox({ dynamoEndpoint: dynamo.endpoint, tableName: TABLE, clock: new OffsetClock(), keyDir: join(dir, 'keys'), logLevel: 'SILENT', keyCacheTtlMs: 30_000 });
     const { keys } = await createMerchant(sandbox.deps, { name: 'Restart merchant', now: new Date(sandbox.clock.now()), provisioned: true });
@@ -95,7 +95,7 @@ describe('DynamoDB stopped and restarted under load', () => {
     await dynamo.stop();
     await during;
     const restarting = performance.now();
-    dynamo = await startDynamoLocal({ port, dbPath: join(dir, 'db') });
+    dynamo = await startDynamoLocal({ port, dbPath: join(dir, 'db'), shortLived: true });
     figures.restartSeconds = Math.round((performance.now() - restarting) / 100) / 10;
     figures.restarts++;
     down = false;

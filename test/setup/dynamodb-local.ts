@@ -18,7 +18,7 @@ let runTmpDir: string | undefined;
 export async function setup(project: TestProject) {
   runTmpDir = mkdtempSync(join(tmpdir(), 'svc-test-run-'));
   process.env.TMPDIR = runTmpDir;
-  dynamo = await startDynamoLocal({ port: await freePort() });
+  dynamo = await startDynamoLocal({ port: await freePort(), shortLived: true });
   await ensureTable(dynamo.endpoint, TEST_TABLE);
   project.provide('dynamoEndpoint', dynamo.endpoint);
   project.provide('tableName', TEST_TABLE);
