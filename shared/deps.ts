@@ -87,7 +87,7 @@ export type Parts = PartsOf<PartGroup>;
 /** Everything: the sandbox's and a test's dependencies, enough for any function. */
 export type AllDeps = CoreDeps & Parts;
 /** What the payment flows (shared/payments) take: the core with the crypto and gateway parts (routes that reach a bank). */
-export type Deps = CoreDeps & PartsOf<'crypto' | 'gateways'>;
+export type PaymentDeps = CoreDeps & PartsOf<'crypto' | 'gateways'>;
 /** What the function of a manifest entry gets: the core and the parts its entry declares, nothing else. */
 export type DepsOf<D> = CoreDeps & PartsOf<PartGroupsOf<D>>;
 

@@ -4,7 +4,7 @@ import { SERVICE_CODES } from '../../shared/domain/decline-codes.ts';
 import { buildEvent } from '../../shared/domain/events.ts';
 import { stateOf, type Session } from '../../shared/domain/session.ts';
 import { traced, type Transaction } from '../../shared/domain/transaction.ts';
-import type { Deps } from '../../shared/deps.ts';
+import type { PaymentDeps } from '../../shared/deps.ts';
 import { GATEWAYS } from '../../shared/domain/merchant.ts';
 import { ApiError, NotFoundError, ValidationError } from '../../shared/errors.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
@@ -48,7 +48,7 @@ interface BankVerdict {
   verdict?: 'valid' | 'invalid';
 }
 
-async function enterCode(req: ApiRequest<CheckoutOtpBody>, deps: Deps, session: Session, asked: BankVerdict): Promise<ApiResult> {
+async function enterCode(req: ApiRequest<CheckoutOtpBody>, deps: PaymentDeps, session: Session, asked: BankVerdict): Promise<ApiResult> {
   const transaction = await deps.transactions.get(req.body.transactionReference);
   if (!transaction || transaction.sessionReference !== session.reference) throw new NotFoundError('transaction', 'transactionReference');
   const decision = decideOtpEntry(stateOf(session), req.now);
@@ -98,7 +98,7 @@ async function enterCode(req: ApiRequest<CheckoutOtpBody>, deps: Deps, session: 
 }
 
 /** Ends the attempt declined: the session's failure count, and maybe its closing, follow the state machine. */
-async function settle(deps: Deps, req: ApiRequest<CheckoutOtpBody>, session: Session, transaction: Transaction, code: string, detail: string): Promise<ApiResult> {
+async function settle(deps: PaymentDeps, req: ApiRequest<CheckoutOtpBody>, session: Session, transaction: Transaction, code: string, detail: string): Promise<ApiResult> {
   const step = settlementStep(session, transaction, rejection('declined', code, detail), req.now);
   const answer = chargeAnswer(step.after, step.transaction, req.now);
   await commitStep(deps, step, answer, req.idempotency);

@@ -6,7 +6,7 @@ import { GATEWAYS } from '../../shared/domain/merchant.ts';
 import { checkPaymentData, summariseCard, type CardInput, type PaymentDataIssue } from '../../shared/domain/payment-data.ts';
 import { stateOf, type Session } from '../../shared/domain/session.ts';
 import { newTransaction, type Transaction, type TransactionResult } from '../../shared/domain/transaction.ts';
-import type { Deps } from '../../shared/deps.ts';
+import type { PaymentDeps } from '../../shared/deps.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import type { ApiRequest } from '../../shared/http/handler-types.ts';
 import { errorBody } from '../../shared/http/response.ts';
@@ -57,7 +57,7 @@ export const { build, handler, schemas } = defineApiHandler(
 /** Runs one write of an attempt against the session, deciding again on a fresh read after each lost race. */
 const onOpenSession = <T>(
   req: ApiRequest<CheckoutChargeBody>,
-  deps: Deps,
+  deps: PaymentDeps,
   first: Session,
   typed: CardInput,
   write: (session: Session, transaction: Transaction, usesOpenedPayment: boolean) => Promise<T>,
@@ -74,7 +74,7 @@ const onOpenSession = <T>(
 /** The session to processing with a new pending transaction: from here the charge is in flight. */
 const startAttempt = (
   req: ApiRequest<CheckoutChargeBody>,
-  deps: Deps,
+  deps: PaymentDeps,
   session: Session,
   typed: CardInput,
   extra: Pick<Transaction, 'document' | 'sealedCard' | 'cardKey'>,
@@ -88,7 +88,7 @@ const startAttempt = (
 /** An attempt that ends before the bank is asked. It counts as a failure, and its answer is what a retry with this key replays. */
 const endAtOnce = (
   req: ApiRequest<CheckoutChargeBody>,
-  deps: Deps,
+  deps: PaymentDeps,
   session: Session,
   typed: CardInput,
   result: TransactionResult,
@@ -103,7 +103,7 @@ const endAtOnce = (
   });
 
 /** Invalid payment data: a failed attempt, answered 400 with every unusable field at once, the first also as message and field. */
-function failAttempt(req: ApiRequest<CheckoutChargeBody>, deps: Deps, session: Session, typed: CardInput, issues: PaymentDataIssue[]) {
+function failAttempt(req: ApiRequest<CheckoutChargeBody>, deps: PaymentDeps, session: Session, typed: CardInput, issues: PaymentDataIssue[]) {
   const problems = issues.map((i) => ({ param: i.field, code: SERVICE_CODES.INVALID_PAYMENT_DATA, message: i.message }));
   const answer = { statusCode: 400, body: errorBody(400, SERVICE_CODES.INVALID_PAYMENT_DATA, issues[0]!.message, issues[0]!.field, problems) };
   const detail = issues.map((i) => `${i.field}: ${i.message}`).join(' ');
@@ -114,7 +114,7 @@ function failAttempt(req: ApiRequest<CheckoutChargeBody>, deps: Deps, session: S
  * A card declined too often at this merchant today: declined without asking the bank. The buyer reads the generic
  * decline of any other (chargeAnswer), so a card tester cannot tell the two apart; the merchant reads why.
  */
-const refuseCard = (req: ApiRequest<CheckoutChargeBody>, deps: Deps, session: Session, typed: CardInput, cardKey: string) =>
+const refuseCard = (req: ApiRequest<CheckoutChargeBody>, deps: PaymentDeps, session: Session, typed: CardInput, cardKey: string) =>
   endAtOnce(
     req,
     deps,
@@ -126,5 +126,5 @@ const refuseCard = (req: ApiRequest<CheckoutChargeBody>, deps: Deps, session: Se
   );
 
 /** The card vault's keyed fingerprint of the number, for the per-card bound; none where the bound does not apply. */
-const cardKeyFor = async (deps: Deps, session: Session, number: string): Promise<string | undefined> =>
+const cardKeyFor = async (deps: PaymentDeps, session: Session, number: string): Promise<string | undefined> =>
   countsCardDeclines(session.mode) ? deps.fingerprinter.fingerprint(cardDeclinesInput(session.merchantId, number)) : undefined;

@@ -1,7 +1,7 @@
 import { bankCredentialsContext } from '../admin/bank-credentials.ts';
 import { GATEWAYS, gatewayModeConflict, type Merchant } from '../domain/merchant.ts';
 import type { Session } from '../domain/session.ts';
-import type { Deps } from '../deps.ts';
+import type { PaymentDeps } from '../deps.ts';
 import { ConflictError } from '../errors.ts';
 import type { BankAccount } from '../gateways/payment-gateway.ts';
 
@@ -9,7 +9,7 @@ import type { BankAccount } from '../gateways/payment-gateway.ts';
  * Test sessions charge the bank's test environment; live ones need the merchant's loaded credentials and never
  * fall back to the test environment. Refusals here are 409s that never become attempts.
  */
-export async function bankAccountFor(deps: Deps, merchant: Merchant, session: Pick<Session, 'mode' | 'gateway' | 'currency'>): Promise<BankAccount> {
+export async function bankAccountFor(deps: PaymentDeps, merchant: Merchant, session: Pick<Session, 'mode' | 'gateway' | 'currency'>): Promise<BankAccount> {
   const conflict = gatewayModeConflict(merchant, session.mode, session.gateway, session.currency);
   if (conflict) throw new ConflictError(conflict.code, conflict.message);
   // A network whose test environment authenticates (Mercantil's sandbox) is sent the merchant's loaded credentials.

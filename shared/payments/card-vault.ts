@@ -3,7 +3,7 @@
  * the attempt starts, because an OTP approval comes in a later request without it; the approval then adds the
  * card record, its match and card.stored to the transaction that settles the attempt.
  */
-import type { Deps } from '../deps.ts';
+import type { PaymentDeps } from '../deps.ts';
 import { ConflictError } from '../errors.ts';
 import { GATEWAYS } from '../domain/merchant.ts';
 import type { PaymentData } from '../domain/payment-data.ts';
@@ -27,7 +27,7 @@ import type { TransactItem } from '../store/session-store.ts';
  * Sealed only for a card typed now (not a stored one), when an approval will store it (a customerRef) or when the
  * network takes the whole card again with the buyer's code (capability cardWithOtp; otp-confirmation.ts).
  */
-export async function sealCardFor(deps: Deps, session: Session, payment: PaymentData): Promise<SealedCard | undefined> {
+export async function sealCardFor(deps: PaymentDeps, session: Session, payment: PaymentData): Promise<SealedCard | undefined> {
   if (session.cardToken || !(session.customerRef || GATEWAYS[session.gateway].cardWithOtp)) return undefined;
   const vaultRef = newId();
   const { number, expMonth, expYear } = payment.card;
@@ -43,7 +43,7 @@ export async function sealCardFor(deps: Deps, session: Session, payment: Payment
  * make fail: the match Put for a new card, the version-checked card for a known one whose verification is renewed.
  * Empty when the customer's card is stored already and nothing about it changes.
  */
-export async function vaultItems(deps: Deps, session: Session & { customerRef: string }, approved: Transaction, sealed: SealedCard, now: number): Promise<TransactItem[]> {
+export async function vaultItems(deps: PaymentDeps, session: Session & { customerRef: string }, approved: Transaction, sealed: SealedCard, now: number): Promise<TransactItem[]> {
   const match = await deps.cards.findMatch(session.merchantId, session.mode, sealed.fingerprint, session.customerRef);
   const decision = decideVaulting(match);
   if (decision.kind === 'reuse') {
@@ -85,7 +85,7 @@ export async function vaultItems(deps: Deps, session: Session & { customerRef: s
 }
 
 /** A card under periodic verification is indexed by its estimated end, where the daily notices find it. */
-const verificationIndex = (deps: Deps, card: StoredCard): TransactItem[] =>
+const verificationIndex = (deps: PaymentDeps, card: StoredCard): TransactItem[] =>
   card.gatewayAuthExpiresAt ? [deps.cards.verificationItem({ ...card, gatewayAuthExpiresAt: card.gatewayAuthExpiresAt })] : [];
 
 /**

@@ -10,7 +10,7 @@ import { buildEvent, sessionExpiredEvent, type EventEnvelope } from '../domain/e
 import { stateOf, type Session } from '../domain/session.ts';
 import { attemptsRemaining, effectiveState, type SessionStatus } from '../domain/session-state.ts';
 import { chargeEvent, resolveTransaction, toTransactionResource, traced, type Transaction, type TransactionResult } from '../domain/transaction.ts';
-import type { Deps } from '../deps.ts';
+import type { PaymentDeps } from '../deps.ts';
 import type { GatewayOutcome } from '../gateways/payment-gateway.ts';
 import type { IdempotencyContext } from '../http/handler-types.ts';
 import { advanceSession, type AttemptStep } from '../store/charge-store.ts';
@@ -115,7 +115,7 @@ export function chargeAnswer(session: Session, transaction: Transaction, now: nu
  * check on the session is the caller's to decide (session-contention.ts). A live decline counts against its card
  * (card-declines.ts) in the same transaction, and the ended attempt drops the card's key with its sealed card.
  */
-export async function commitStep(deps: Deps, step: AttemptStep, answer: { statusCode: number; body: unknown } | null, idempotency?: IdempotencyContext): Promise<void> {
+export async function commitStep(deps: PaymentDeps, step: AttemptStep, answer: { statusCode: number; body: unknown } | null, idempotency?: IdempotencyContext): Promise<void> {
   const { sealedCard, cardKey, ...ended } = step.transaction;
   const written: AttemptStep = step.transaction.status === 'pending' ? step : { ...step, transaction: ended };
   const storesCard = sealedCard && ended.status === 'approved' && step.after.customerRef ? { ...step.after, customerRef: step.after.customerRef } : null;
@@ -133,7 +133,7 @@ export async function commitStep(deps: Deps, step: AttemptStep, answer: { status
 }
 
 /** What the bank's outcome does to a session whose charge was in flight, written as one step. */
-export async function applyOutcome(deps: Deps, before: Session, transaction: Transaction, outcome: GatewayOutcome, idempotency?: IdempotencyContext): Promise<ChargeAnswer> {
+export async function applyOutcome(deps: PaymentDeps, before: Session, transaction: Transaction, outcome: GatewayOutcome, idempotency?: IdempotencyContext): Promise<ChargeAnswer> {
   // Read after the bank answered: a rejection arriving after expiresAt closes the session.
   const now = deps.clock.now();
   let step: AttemptStep;

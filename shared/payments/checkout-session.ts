@@ -3,7 +3,7 @@
  * answer when the state machine refuses to act on it.
  */
 import type { AuthContext } from '../auth/authenticator.ts';
-import type { Deps } from '../deps.ts';
+import type { PaymentDeps } from '../deps.ts';
 import type { ChargeRefusal } from '../domain/charge-transitions.ts';
 import type { Session } from '../domain/session.ts';
 import { ConflictError, GoneError, NotFoundError } from '../errors.ts';
@@ -28,7 +28,7 @@ export function checkoutSession(auth: AuthContext): Session {
   return auth.session;
 }
 
-export async function requireSession(deps: Deps, reference: string): Promise<Session> {
+export async function requireSession(deps: PaymentDeps, reference: string): Promise<Session> {
   const session = await deps.sessions.get(reference);
   if (!session) throw new NotFoundError('session', 'sessionReference');
   return session;

@@ -7,7 +7,7 @@ import { sessionExpiredEvent } from '../domain/events.ts';
 import { GATEWAYS, type Merchant } from '../domain/merchant.ts';
 import type { Session } from '../domain/session.ts';
 import type { ClosedReason } from '../domain/session-state.ts';
-import type { Deps } from '../deps.ts';
+import type { PaymentDeps } from '../deps.ts';
 import { policies } from '../retry/policies.ts';
 import { retry } from '../retry/retry.ts';
 import { ConditionFailedError } from '../store/conditions.ts';
@@ -30,7 +30,7 @@ export interface CloseLoop {
  * with pending payments (which cancels the payment), else by the store's conditional write. A lost write reads
  * again and decides again. Returns the session as left, and whether this call closed it; null when there was none.
  */
-export async function closeSession(deps: Deps, { read, decide, merchant, now }: CloseLoop): Promise<{ session: Session; closed: boolean } | null> {
+export async function closeSession(deps: PaymentDeps, { read, decide, merchant, now }: CloseLoop): Promise<{ session: Session; closed: boolean } | null> {
   // A charge racing the close changes the session's version: read again and decide again (versionRace).
   return retry(
     policies.versionRace,

@@ -4,7 +4,7 @@
  * the attempt started (card-vault.ts sealCardFor) or from the vault for a stored-card session; expiry and document
  * from the transaction; the CVV and the account from the OTP request itself, never stored.
  */
-import type { Deps } from '../deps.ts';
+import type { PaymentDeps } from '../deps.ts';
 import type { Session } from '../domain/session.ts';
 import { cardNumberContext } from '../domain/stored-card.ts';
 import type { Transaction } from '../domain/transaction.ts';
@@ -12,7 +12,7 @@ import { ConflictError } from '../errors.ts';
 import type { OtpConfirmation, PayerClient } from '../gateways/payment-gateway.ts';
 
 export async function otpConfirmation(
-  deps: Deps,
+  deps: PaymentDeps,
   session: Session,
   transaction: Transaction,
   entry: { code: string; cvv: string; accountType: 'CC' | 'CA' },
@@ -35,7 +35,7 @@ export async function otpConfirmation(
   };
 }
 
-async function cardNumberOf(deps: Deps, session: Session, transaction: Transaction): Promise<string> {
+async function cardNumberOf(deps: PaymentDeps, session: Session, transaction: Transaction): Promise<string> {
   if (transaction.sealedCard) return deps.secretBox.decrypt(transaction.sealedCard.encryptedNumber, cardNumberContext(session.merchantId, transaction.sealedCard.vaultRef));
   const stored = session.cardToken ? await deps.cards.get(session.cardToken) : null;
   if (!stored || stored.status === 'deleted') throw new ConflictError('card_unavailable', 'The card of this payment is no longer available. A new payment needs a new session.');

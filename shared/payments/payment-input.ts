@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.ts';
+import type { PaymentDeps } from '../deps.ts';
 import type { CardInput, DocumentInput } from '../domain/payment-data.ts';
 import type { Session } from '../domain/session.ts';
 import { cardNumberContext } from '../domain/stored-card.ts';
@@ -12,7 +12,7 @@ const TYPED_CARD_FIELDS = ['number', 'expMonth', 'expYear'] as const;
  * from the vault with the CVV typed now; its stored holder and document win over what the browser sends, which
  * is asked for only when the card has none. Shape problems are refused with 400 before any attempt.
  */
-export async function paymentInput(deps: Deps, session: Session, body: CheckoutChargeBody): Promise<{ card: CardInput; document?: DocumentInput }> {
+export async function paymentInput(deps: PaymentDeps, session: Session, body: CheckoutChargeBody): Promise<{ card: CardInput; document?: DocumentInput }> {
   const typed = TYPED_CARD_FIELDS.filter((field) => body.card[field] !== undefined);
   if (!session.cardToken) {
     const missing = TYPED_CARD_FIELDS.find((field) => body.card[field] === undefined);

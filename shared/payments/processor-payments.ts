@@ -8,7 +8,7 @@ import type { Merchant } from '../domain/merchant.ts';
 import type { Session } from '../domain/session.ts';
 import type { ClosedReason } from '../domain/session-state.ts';
 import { chargeEvent, newTransaction, resolveTransaction, toTransactionResource, traced, type Transaction } from '../domain/transaction.ts';
-import type { Deps } from '../deps.ts';
+import type { PaymentDeps } from '../deps.ts';
 import { ApiError, ConflictError } from '../errors.ts';
 import { GatewayUnavailableError } from '../gateways/payment-gateway.ts';
 import { prefixedId } from '../ids.ts';
@@ -18,7 +18,7 @@ import { bankAccountFor } from './bank-account.ts';
 import { commitStep, rejection } from './charge-steps.ts';
 
 /** The pending transaction of a USD payment opened with the checkout and not charged yet, which the next attempt uses. */
-export async function openedPayment(deps: Deps, session: Session): Promise<Transaction | null> {
+export async function openedPayment(deps: PaymentDeps, session: Session): Promise<Transaction | null> {
   if (session.status !== 'created' || session.lastTransaction?.status !== 'pending') return null;
   return deps.transactions.get(session.lastTransaction.reference);
 }
@@ -28,7 +28,7 @@ export async function openedPayment(deps: Deps, session: Session): Promise<Trans
  * session), recorded as a pending transaction without a card. Not an attempt. Where it cannot be opened now
  * (processor down, no credentials), the page still shows and the first charge opens it.
  */
-export async function openProcessorPayment(deps: Deps, merchant: Merchant, session: Session, now: number): Promise<Session> {
+export async function openProcessorPayment(deps: PaymentDeps, merchant: Merchant, session: Session, now: number): Promise<Session> {
   const gateway = deps.gateways(session.gateway);
   if (!gateway.openPayment || session.status !== 'created' || session.lastTransaction || now >= Date.parse(session.expiresAt)) return session;
   try {
@@ -52,7 +52,7 @@ export async function openProcessorPayment(deps: Deps, merchant: Merchant, sessi
  * cancel, 503 and nothing changes; if it had already charged, 409. A payment the buyer had opened becomes a failed
  * transaction (charge.failed) in the same write that closes the session; it is not a failure of the buyer.
  */
-export async function closeWithProcessor(deps: Deps, merchant: Merchant, session: Session, reason: ClosedReason, now: number): Promise<Session> {
+export async function closeWithProcessor(deps: PaymentDeps, merchant: Merchant, session: Session, reason: ClosedReason, now: number): Promise<Session> {
   const gateway = deps.gateways(session.gateway);
   const account = await bankAccountFor(deps, merchant, session).catch((error: unknown) => {
     // Without credentials no payment can have been opened at the processor: there is nothing to cancel.

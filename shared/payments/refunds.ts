@@ -22,7 +22,7 @@ import {
   type RefundResult,
 } from '../domain/refund.ts';
 import type { TraceEntry, Transaction } from '../domain/transaction.ts';
-import type { Deps } from '../deps.ts';
+import type { PaymentDeps } from '../deps.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import { GatewayUnavailableError, type BankAccount, type RefundOutcome, type RefundRequest } from '../gateways/payment-gateway.ts';
 import type { IdempotencyContext } from '../http/handler-types.ts';
@@ -52,7 +52,7 @@ const conflict = () =>
  * sent and settled. Refusals (not approved, more than remains, no live credentials) change nothing.
  */
 export async function createRefund(
-  deps: Deps,
+  deps: PaymentDeps,
   merchant: Merchant,
   transaction: Transaction,
   body: { amountMinor?: number; reason?: RefundReason },
@@ -77,7 +77,7 @@ export async function createRefund(
  * Takes the amount from what remains, deciding again on a fresh read when a parallel refund wrote first (the
  * refundRace policy); past its tries, 409 refund_conflict.
  */
-async function reserve(deps: Deps, transaction: Transaction, reference: string, body: { amountMinor?: number; reason?: RefundReason }, now: number): Promise<Refund> {
+async function reserve(deps: PaymentDeps, transaction: Transaction, reference: string, body: { amountMinor?: number; reason?: RefundReason }, now: number): Promise<Refund> {
   let current = transaction;
   return retry(
     policies.refundRace,
@@ -114,7 +114,7 @@ const refundRequest = (t: Transaction, refund: Refund): RefundRequest => ({
 });
 
 /** A void where the refund plans one and the gateway still can; otherwise (or when the charge settled meanwhile) a refund. */
-async function sendToBank(deps: Deps, t: Transaction, refund: Refund, account: BankAccount): Promise<{ outcome: RefundOutcome; method: RefundMethod }> {
+async function sendToBank(deps: PaymentDeps, t: Transaction, refund: Refund, account: BankAccount): Promise<{ outcome: RefundOutcome; method: RefundMethod }> {
   const gateway = deps.gateways(t.gateway);
   const request = refundRequest(t, refund);
   if (refund.method === 'void' && gateway.voidCharge) {
@@ -124,7 +124,7 @@ async function sendToBank(deps: Deps, t: Transaction, refund: Refund, account: B
   return { outcome: await gateway.refund(request, account), method: 'refund' };
 }
 
-async function sendAndSettle(deps: Deps, t: Transaction, refund: Refund, account: BankAccount, idempotency: IdempotencyContext): Promise<Refund> {
+async function sendAndSettle(deps: PaymentDeps, t: Transaction, refund: Refund, account: BankAccount, idempotency: IdempotencyContext): Promise<Refund> {
   const { outcome, method } = await sendToBank(deps, t, refund, account);
   return settleRefund(deps, { ...refund, method }, outcome, { idempotency });
 }
@@ -153,7 +153,7 @@ function outcomeEntry(refund: Refund, outcome: RefundOutcome, at: string): Trace
  * charge.refunded or charge.refund_failed, and the stored answer. A pending or unknown answer leaves it pending,
  * traced. If another request (a read reconciling it) settled it first, that result is this request's answer too.
  */
-export async function settleRefund(deps: Deps, refund: Refund, outcome: RefundOutcome, { idempotency, reconciled = false }: { idempotency?: IdempotencyContext; reconciled?: boolean } = {}): Promise<Refund> {
+export async function settleRefund(deps: PaymentDeps, refund: Refund, outcome: RefundOutcome, { idempotency, reconciled = false }: { idempotency?: IdempotencyContext; reconciled?: boolean } = {}): Promise<Refund> {
   const result = resultOf(outcome);
   const settled = await retry(
     policies.refundRace,
@@ -195,7 +195,7 @@ export async function settleRefund(deps: Deps, refund: Refund, outcome: RefundOu
  * The bank's record of a refund left pending: a status read, safe to repeat. No record means the refund never
  * reached the bank: failed, processor_unavailable (its amount is given back). Null while the bank cannot say.
  */
-async function refundRecord(deps: Deps, merchant: Merchant, t: Transaction, refund: Refund): Promise<RefundOutcome | null> {
+async function refundRecord(deps: PaymentDeps, merchant: Merchant, t: Transaction, refund: Refund): Promise<RefundOutcome | null> {
   try {
     const account = await bankAccountFor(deps, merchant, t);
     const outcome = await deps.gateways(t.gateway).refundStatus(refundRequest(t, refund), account);
@@ -215,7 +215,7 @@ async function refundRecord(deps: Deps, merchant: Merchant, t: Transaction, refu
  * @example
  * const { transaction, refunds } = await refundsOf(deps, req.auth.merchant, stored, req.now);
  */
-export async function refundsOf(deps: Deps, merchant: Merchant, transaction: Transaction, now: number): Promise<{ transaction: Transaction; refunds: Refund[] }> {
+export async function refundsOf(deps: PaymentDeps, merchant: Merchant, transaction: Transaction, now: number): Promise<{ transaction: Transaction; refunds: Refund[] }> {
   const refunds = await deps.refunds.list(transaction.reference);
   let settled = false;
   for (const [i, refund] of refunds.entries()) {

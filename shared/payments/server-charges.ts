@@ -7,7 +7,7 @@ import { PROCESSOR_CODES } from '../domain/decline-codes.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import { authenticationExpiredEvent, type StoredCard } from '../domain/stored-card.ts';
 import { chargeEvent, resolveTransaction, toMerchantTransaction, traced, type Transaction, type TransactionResult } from '../domain/transaction.ts';
-import type { Deps } from '../deps.ts';
+import type { PaymentDeps } from '../deps.ts';
 import type { GatewayOutcome } from '../gateways/payment-gateway.ts';
 import type { IdempotencyContext } from '../http/handler-types.ts';
 import { policies } from '../retry/policies.ts';
@@ -40,7 +40,7 @@ export const isStaleServerCharge = (t: Transaction, now: number): boolean =>
  * is never sent again). A bank still without an answer, or unreachable, leaves it pending and unwritten. Returns the
  * transaction as it is afterwards.
  */
-export async function reconcileServerCharge(deps: Deps, merchant: Merchant, stored: Transaction): Promise<Transaction> {
+export async function reconcileServerCharge(deps: PaymentDeps, merchant: Merchant, stored: Transaction): Promise<Transaction> {
   const outcome = await bankRecord(deps, merchant, stored, { transactionReference: stored.reference, sessionReference: stored.reference });
   if (!outcome || outcome.kind === 'unknown') return stored;
   return settleServerCharge(deps, stored, outcome, { reconciled: true });
@@ -54,7 +54,7 @@ export async function reconcileServerCharge(deps: Deps, merchant: Merchant, stor
  * already settled by another answers that one.
  */
 export async function settleServerCharge(
-  deps: Deps,
+  deps: PaymentDeps,
   stored: Transaction,
   outcome: GatewayOutcome,
   { idempotency, reconciled = false }: { idempotency?: IdempotencyContext; reconciled?: boolean } = {},
@@ -97,7 +97,7 @@ export async function settleServerCharge(
 }
 
 /** Another request settled the charge first: its result stands, and is this request's answer too. */
-async function answerSettledMeanwhile(deps: Deps, stored: Transaction, idempotency: IdempotencyContext | undefined, lost: Error): Promise<Transaction> {
+async function answerSettledMeanwhile(deps: PaymentDeps, stored: Transaction, idempotency: IdempotencyContext | undefined, lost: Error): Promise<Transaction> {
   const current = await deps.transactions.get(stored.reference);
   if (!current || current.status === 'pending') {
     // Still pending, changed by another request: a read answers it as it is; a charge request fails, changing nothing.

@@ -5,7 +5,7 @@
  * machine refuses (409/410) or its own write lands. A 500 would tell the client to retry and an operator to page.
  */
 import type { Session } from '../domain/session.ts';
-import type { Deps } from '../deps.ts';
+import type { PaymentDeps } from '../deps.ts';
 import { policies } from '../retry/policies.ts';
 import { retry } from '../retry/retry.ts';
 import { TransactionConditionFailedError, TransactionConflictError } from '../store/conditions.ts';
@@ -23,7 +23,7 @@ export class SessionMovedError extends Error {
 }
 
 /** Whether the stored session is no longer the version this request read. */
-export async function sessionMoved(deps: Deps, read: Session): Promise<boolean> {
+export async function sessionMoved(deps: PaymentDeps, read: Session): Promise<boolean> {
   return (await deps.sessions.get(read.reference))?.version !== read.version;
 }
 
@@ -46,7 +46,7 @@ export const lostSessionWrite = (error: unknown): boolean =>
  *   return commitStep(deps, startStep(current, transaction), null);
  * });
  */
-export async function decideOnFreshSession<T>(deps: Deps, first: Session, act: (session: Session) => Promise<T>): Promise<T> {
+export async function decideOnFreshSession<T>(deps: PaymentDeps, first: Session, act: (session: Session) => Promise<T>): Promise<T> {
   let session = first;
   return retry(policies.transactionContention, () => act(session), {
     isRetryable: lostSessionWrite,

@@ -6,7 +6,7 @@ import { SERVICE_CODES } from '../domain/decline-codes.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import type { Session } from '../domain/session.ts';
 import { traced, type Transaction, type TransactionResult } from '../domain/transaction.ts';
-import type { Deps } from '../deps.ts';
+import type { PaymentDeps } from '../deps.ts';
 import { ConflictError } from '../errors.ts';
 import { GatewayUnavailableError, type ChargeReference, type GatewayOutcome } from '../gateways/payment-gateway.ts';
 import { ConditionFailedError } from '../store/conditions.ts';
@@ -21,7 +21,7 @@ export const RECONCILE_AFTER_MS = 60_000;
  * before expiry), and a charge pending past RECONCILE_AFTER_MS is settled from the bank's own record (a status
  * read, safe to repeat; the charge itself is never sent again). Returns the session as it is afterwards.
  */
-export async function settleStaleAttempt(deps: Deps, merchant: Merchant, session: Session, now: number): Promise<Session> {
+export async function settleStaleAttempt(deps: PaymentDeps, merchant: Merchant, session: Session, now: number): Promise<Session> {
   const pending = session.lastTransaction?.status === 'pending' ? await deps.transactions.get(session.lastTransaction.reference) : null;
   if (!pending) return session;
   let result: TransactionResult | null = null;
@@ -48,7 +48,7 @@ export async function settleStaleAttempt(deps: Deps, merchant: Merchant, session
  * configuration cannot say, so the charge stays pending, to be asked again. Server-to-server charges are asked the
  * same way (server-charges.ts).
  */
-export async function bankRecord(deps: Deps, merchant: Merchant, charge: Pick<Transaction, 'mode' | 'gateway' | 'currency'>, reference: ChargeReference): Promise<GatewayOutcome | null> {
+export async function bankRecord(deps: PaymentDeps, merchant: Merchant, charge: Pick<Transaction, 'mode' | 'gateway' | 'currency'>, reference: ChargeReference): Promise<GatewayOutcome | null> {
   try {
     const account = await bankAccountFor(deps, merchant, charge);
     const outcome = await deps.gateways(charge.gateway).chargeStatus(reference, account);

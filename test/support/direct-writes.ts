@@ -4,7 +4,7 @@
  * client, bump `version` like every real write, and keep the list index (gsi1) in step because it is the same item.
  */
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../../shared/deps.ts';
+import type { PaymentDeps } from '../../shared/deps.ts';
 import type { ClosedReason, SessionStatus } from '../../shared/domain/session-state.ts';
 import type { StoredCardSummary } from '../../shared/store/card-store.ts';
 import { keys } from '../../shared/store/keys.ts';
@@ -18,7 +18,7 @@ export interface SessionStateChange {
 }
 
 /** Puts a session into a state only payments would reach, as a payment handler would: conditional, version bumped. */
-export async function forceSessionState(deps: Deps, reference: string, change: SessionStateChange): Promise<void> {
+export async function forceSessionState(deps: PaymentDeps, reference: string, change: SessionStateChange): Promise<void> {
   const values: Record<string, unknown> = { status: change.status, closedReason: change.closedReason ?? null };
   if (change.failureCount !== undefined) values.failureCount = change.failureCount;
   if (change.attemptCount !== undefined) values.attemptCount = change.attemptCount;
@@ -37,7 +37,7 @@ export async function forceSessionState(deps: Deps, reference: string, change: S
 
 /** A stored card as the card vault will write it (cards are created by approved charges, which come later). */
 export async function putStoredCard(
-  deps: Deps,
+  deps: PaymentDeps,
   card: Pick<StoredCardSummary, 'merchantId' | 'mode'> & Partial<StoredCardSummary>,
 ): Promise<StoredCardSummary> {
   const stored: StoredCardSummary = {
