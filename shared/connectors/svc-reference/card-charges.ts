@@ -41,7 +41,7 @@ function toOutcome(reply: BankReply): GatewayOutcome | { kind: 'not_found' } {
 
 export async function chargeStatus(endpoint: ChargesEndpoint, reference: ChargeReference, account: BankAccount): Promise<GatewayOutcome | { kind: 'not_found' }> {
   const reply = await bankRequest({
-      connector: 'svc_reference',
+    connector: 'svc_reference',
     method: 'GET',
     url: `${endpoint.base(reference)}/charges/${encodeURIComponent(reference.transactionReference)}`,
     headers: bearer(account),
@@ -115,7 +115,7 @@ export const postAuthorize = (endpoint: ChargesEndpoint, reference: ChargeRefere
 /** Verifying a code moves no money, but a wrong-code count must not double: it is not retried either. */
 export async function verifyOtp(endpoint: ChargesEndpoint, reference: ChargeReference, code: string, account: BankAccount): Promise<'valid' | 'invalid'> {
   const reply = await bankRequest({
-      connector: 'svc_reference',
+    connector: 'svc_reference',
     method: 'POST',
     url: `${endpoint.base(reference)}/charges/${encodeURIComponent(reference.transactionReference)}/otp`,
     body: { code },
@@ -153,7 +153,7 @@ const chargeUrl = (endpoint: ChargesEndpoint, request: RefundRequest) => `${endp
 
 export async function refundStatus(endpoint: ChargesEndpoint, request: RefundRequest, account: BankAccount): Promise<RefundOutcome | { kind: 'not_found' }> {
   const reply = await bankRequest({
-      connector: 'svc_reference',
+    connector: 'svc_reference',
     method: 'GET',
     url: `${chargeUrl(endpoint, request)}/refunds/${encodeURIComponent(request.refundReference)}`,
     headers: bearer(account),
@@ -169,7 +169,7 @@ const postRefund = (endpoint: ChargesEndpoint, request: RefundRequest, account: 
   sendOnce<RefundOutcome | { kind: 'not_voidable' }>(
     () =>
       bankRequest({
-      connector: 'svc_reference',
+        connector: 'svc_reference',
         method: 'POST',
         url: `${chargeUrl(endpoint, request)}/${action}`,
         body: { reference: request.refundReference, amountMinor: request.amountMinor, currency: request.currency },

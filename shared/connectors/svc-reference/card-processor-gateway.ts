@@ -55,7 +55,7 @@ export function cardProcessorGateway(options: { baseUrl: string; timeoutMs: numb
     ...refundOperations(endpoint, { voids: true }),
     async cancelPayment(sessionReference, account) {
       const reply = await bankRequest({
-      connector: 'svc_reference',
+        connector: 'svc_reference',
         method: 'POST',
         url: `${paymentUrl(sessionReference)}/cancel`,
         headers: bearer(account),
