@@ -54,7 +54,7 @@ function loadOnce(file: string): number {
   // process.execPath: the project's Node.js 22, the one `npm run bench` runs on.
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', LOAD_PROBE, pathToFileURL(file).href], {
     encoding: 'utf8',
-    // Set by the Lambda runtime; code loaded in Lambda only (the tracer, shared/observability/tracer.ts) loads here too.
+    // Set by the Lambda runtime, so code that behaves otherwise in Lambda (shared/observability/outbound-trace.ts) does as there.
     env: { PATH: process.env.PATH ?? '', AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x' },
   });
   if (child.status !== 0) throw new Error(`Loading ${file} failed:\n${child.stderr}`);

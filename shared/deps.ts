@@ -9,7 +9,6 @@ import type { Fingerprinter, SecretBox } from './crypto/secret-box.ts';
 import type { GatewayRegistry } from './gateways/gateway-registry.ts';
 import type { PartGroupsOf } from './function-needs.ts';
 import { createLogger } from './observability/logger.ts';
-import { processTracer } from './observability/tracer.ts';
 import { metricsFromEnvironment, type ServiceMetrics } from './observability/metrics.ts';
 import { createApiKeyStore, type ApiKeyStore } from './store/api-key-store.ts';
 import { createCardStore, type CardStore } from './store/card-store.ts';
@@ -154,9 +153,6 @@ export function createDeps<P extends Partial<Parts>>({ config, db, clock = syste
 export function depsFromEnvironment(factories: { [G in PartGroup]?: PartsFactory<G> }): CoreDeps & Partial<Parts> {
   const config = readServiceConfig();
   const db = createDocumentClient({ tableName: config.tableName, endpoint: process.env.DYNAMODB_ENDPOINT });
-  // Each DynamoDB call becomes an X-Ray subsegment under the handler's, where the time of a slow request goes.
-  const tracer = processTracer();
-  if (tracer.isTracingEnabled()) tracer.captureAWSv3Client(db);
   const builders = Object.values(factories) as ((env: NodeJS.ProcessEnv, core: CoreDeps) => Partial<Parts>)[];
   return createDeps({ config, db, parts: (core) => Object.assign({}, ...builders.map((build) => build(process.env, core))) as Partial<Parts> });
 }

@@ -19,9 +19,10 @@ export const LAYER_PACKAGES = [
 
 /**
  * What the functions import from the layer instead of bundling it: the utilities whose locked version is the
- * layer's, so the layer runs the code the tests ran. The tracer brings the X-Ray SDK with semver and cls-hooked
- * (about 105 KB minified), the logger and metrics 27 KB. Not taken from the layer: zod (the layer's is unpinned,
- * older than ours) and batch (no 2.36.0 release exists; the workers bundle their locked 2.35.0 with its commons).
+ * layer's, so the layer runs the code the tests ran. The logger and metrics (27 KB minified) load at init; the tracer
+ * with the X-Ray SDK, semver and cls-hooked (about 105 KB) only on a function's first call outside AWS
+ * (shared/observability/outbound-trace.ts). Not taken from the layer: zod (the layer's is unpinned, older than ours)
+ * and batch (no 2.36.0 release exists; the workers bundle their locked 2.35.0 with its commons).
  */
 export const LAYER_EXTERNALS = ['@aws-lambda-powertools/logger', '@aws-lambda-powertools/metrics', '@aws-lambda-powertools/tracer'] as const;
 

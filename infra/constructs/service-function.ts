@@ -17,15 +17,15 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * One bundle per function, built by the esbuild in node_modules (no Docker).
- * - ESM, like the sources: bundled CommonJS dependencies (the X-Ray SDK under the tracer) call `require`, which an
- *   ES module lacks, so the banner defines it; without it the bundle fails at import ("Dynamic require of ... is
- *   not supported").
+ * - ESM, like the sources: a bundled CommonJS dependency calls `require`, which an ES module lacks, so the banner
+ *   defines it; without it such a bundle fails at import ("Dynamic require of ... is not supported").
  * - `module` before `main` picks the ES builds of dependencies, which tree-shake better.
  * - `@aws-sdk/*` stays external (CDK's default for Node.js 18 and later): the functions use the SDK v3 of the Lambda
  *   runtime, whose version differs from our lock file's. We use only long-stable v3 commands; in exchange each
  *   bundle is about 330 KB smaller and starts faster. To pin the exact version, ship the SDK as a layer.
  * - Powertools' logger, metrics and tracer (with the X-Ray SDK) come from the Powertools layer of their locked
- *   version (./powertools-layer.ts), which every function has: 130 KB less in every bundle.
+ *   version (./powertools-layer.ts), which every function has: 130 KB less in every bundle. The tracer loads only
+ *   for a call outside AWS; Lambda's active tracing records each invocation without it.
  * - Source maps without sources: stack traces map to the TypeScript lines without shipping the sources.
  */
 export const BUNDLING: BundlingOptions = {

@@ -9,19 +9,7 @@
  * sealed enrolment session until the first code (shared/dashboard/mfa-enrolment-session.ts). Turning MFA off signs in
  * with password and code, which proves both, then sets the preference (AdminSetUserMFAPreference).
  */
-import {
-  AdminCreateUserCommand,
-  AdminDeleteUserCommand,
-  AdminGetUserCommand,
-  AdminInitiateAuthCommand,
-  AdminRespondToAuthChallengeCommand,
-  AdminSetUserMFAPreferenceCommand,
-  AdminUserGlobalSignOutCommand,
-  AssociateSoftwareTokenCommand,
-  CognitoIdentityProviderClient,
-  VerifySoftwareTokenCommand,
-  type AuthenticationResultType,
-} from '@aws-sdk/client-cognito-identity-provider';
+import type { AuthenticationResultType, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { cognitoTokenVerifier, type CognitoPool } from './cognito-token-verifier.ts';
 import { IncorrectMfaCodeError, IncorrectPasswordError, MfaAlreadyEnabledError, MfaEnrolmentExpiredError, MfaNotEnabledError } from './mfa-errors.ts';
 import { totpUri } from './totp.ts';
@@ -51,11 +39,19 @@ function unpackSession(packed: string): { challenge: CognitoChallenge; username:
 }
 
 /**
- * The directory over a pool. `client` is injectable for tests; the function needs cognito-idp AdminInitiateAuth,
+ * The directory over a pool. `cognito` replaces the client (tests); the function needs cognito-idp AdminInitiateAuth,
  * AdminRespondToAuthChallenge, AdminCreateUser and AdminDeleteUser on the pool (granted per route by the stack).
  */
-export function createCognitoUserDirectory(pool: CognitoPool, client = new CognitoIdentityProviderClient({})): UserDirectory {
+export function createCognitoUserDirectory(pool: CognitoPool, cognito?: CognitoIdentityProviderClient): UserDirectory {
   const tokens = cognitoTokenVerifier(pool);
+  let cognitoClient = cognito;
+  // The Cognito SDK loads on the first call, not at import: importing it cost the sign-in, MFA and user routes about
+  // 40 ms of CPU at each cold start (docs/benchmarks.md). It stays external to the bundle (the runtime's SDK).
+  const connect = async () => {
+    const sdk = await import('@aws-sdk/client-cognito-identity-provider');
+    cognitoClient ??= new sdk.CognitoIdentityProviderClient({});
+    return { sdk, client: cognitoClient };
+  };
   const answer = async (
     call: () => Promise<{ AuthenticationResult?: AuthenticationResultType; ChallengeName?: string; Session?: string; ChallengeParameters?: Record<string, string> }>,
     username: string,
@@ -82,24 +78,27 @@ export function createCognitoUserDirectory(pool: CognitoPool, client = new Cogni
   };
   /** Signs in with the user's password for a security change: the tokens, or the TOTP challenge of a user with MFA on. */
   const reauthenticate = async (user: { email: string }, password: string) => {
+    const { sdk, client } = await connect();
     try {
       return await client.send(
-        new AdminInitiateAuthCommand({ UserPoolId: pool.userPoolId, ClientId: pool.clientId, AuthFlow: 'ADMIN_USER_PASSWORD_AUTH', AuthParameters: { USERNAME: user.email, PASSWORD: password } }),
+        new sdk.AdminInitiateAuthCommand({ UserPoolId: pool.userPoolId, ClientId: pool.clientId, AuthFlow: 'ADMIN_USER_PASSWORD_AUTH', AuthParameters: { USERNAME: user.email, PASSWORD: password } }),
       );
     } catch (error) {
       if (REFUSALS.has(errorName(error))) throw new IncorrectPasswordError();
       throw error;
     }
   };
-  const setTotpPreference = (userId: string, enabled: boolean) =>
-    client.send(new AdminSetUserMFAPreferenceCommand({ UserPoolId: pool.userPoolId, Username: userId, SoftwareTokenMfaSettings: { Enabled: enabled, PreferredMfa: enabled } }));
+  const setTotpPreference = async (userId: string, enabled: boolean) => {
+    const { sdk, client } = await connect();
+    await client.send(new sdk.AdminSetUserMFAPreferenceCommand({ UserPoolId: pool.userPoolId, Username: userId, SoftwareTokenMfaSettings: { Enabled: enabled, PreferredMfa: enabled } }));
+  };
   return {
     verify: (token) => tokens.verify(token),
     signIn: (email, password) =>
-      answer(
-        () => client.send(new AdminInitiateAuthCommand({ UserPoolId: pool.userPoolId, ClientId: pool.clientId, AuthFlow: 'ADMIN_USER_PASSWORD_AUTH', AuthParameters: { USERNAME: email, PASSWORD: password } })),
-        email,
-      ),
+      answer(async () => {
+        const { sdk, client } = await connect();
+        return client.send(new sdk.AdminInitiateAuthCommand({ UserPoolId: pool.userPoolId, ClientId: pool.clientId, AuthFlow: 'ADMIN_USER_PASSWORD_AUTH', AuthParameters: { USERNAME: email, PASSWORD: password } }));
+      }, email),
     async challengeUser(challengeSession, challenge) {
       const unpacked = unpackSession(challengeSession);
       // The MFA challenge names the user by their Cognito user name: our id.
@@ -110,24 +109,24 @@ export function createCognitoUserDirectory(pool: CognitoPool, client = new Cogni
       const unpacked = unpackSession(challengeSession);
       if (!unpacked || CHALLENGES[unpacked.challenge] !== challenge) return { kind: 'refused' };
       const field = unpacked.challenge === 'SOFTWARE_TOKEN_MFA' ? 'SOFTWARE_TOKEN_MFA_CODE' : 'NEW_PASSWORD';
-      return answer(
-        () =>
-          client.send(
-            new AdminRespondToAuthChallengeCommand({
-              UserPoolId: pool.userPoolId,
-              ClientId: pool.clientId,
-              ChallengeName: unpacked.challenge,
-              Session: unpacked.session,
-              ChallengeResponses: { USERNAME: unpacked.username, [field]: response },
-            }),
-          ),
-        unpacked.username,
-      );
+      return answer(async () => {
+        const { sdk, client } = await connect();
+        return client.send(
+          new sdk.AdminRespondToAuthChallengeCommand({
+            UserPoolId: pool.userPoolId,
+            ClientId: pool.clientId,
+            ChallengeName: unpacked.challenge,
+            Session: unpacked.session,
+            ChallengeResponses: { USERNAME: unpacked.username, [field]: response },
+          }),
+        );
+      }, unpacked.username);
     },
     async createLogin(user) {
       // Cognito emails the invitation with a temporary password; the answer carries none.
+      const { sdk, client } = await connect();
       await client.send(
-        new AdminCreateUserCommand({
+        new sdk.AdminCreateUserCommand({
           UserPoolId: pool.userPoolId,
           Username: user.id,
           UserAttributes: [
@@ -142,8 +141,9 @@ export function createCognitoUserDirectory(pool: CognitoPool, client = new Cogni
     // Revokes the user's refresh and access tokens (an enrolment's sealed access token with them); ID tokens stay
     // valid to their expiry, which is why the API's own session is what refuses a signed-out token.
     async signOut(userId) {
+      const { sdk, client } = await connect();
       try {
-        await client.send(new AdminUserGlobalSignOutCommand({ UserPoolId: pool.userPoolId, Username: userId }));
+        await client.send(new sdk.AdminUserGlobalSignOutCommand({ UserPoolId: pool.userPoolId, Username: userId }));
       } catch (error) {
         if (errorName(error) !== 'UserNotFoundException') throw error;
       }
@@ -151,14 +151,16 @@ export function createCognitoUserDirectory(pool: CognitoPool, client = new Cogni
     // An invitation's answer carries nothing in AWS (Cognito emails it); the email's owner gets no second invitation.
     placeholderLogin: async () => ({}),
     async removeLogin(userId) {
+      const { sdk, client } = await connect();
       try {
-        await client.send(new AdminDeleteUserCommand({ UserPoolId: pool.userPoolId, Username: userId }));
+        await client.send(new sdk.AdminDeleteUserCommand({ UserPoolId: pool.userPoolId, Username: userId }));
       } catch (error) {
         if (errorName(error) !== 'UserNotFoundException') throw error;
       }
     },
     async mfaEnabled(userId) {
-      const { UserMFASettingList } = await client.send(new AdminGetUserCommand({ UserPoolId: pool.userPoolId, Username: userId }));
+      const { sdk, client } = await connect();
+      const { UserMFASettingList } = await client.send(new sdk.AdminGetUserCommand({ UserPoolId: pool.userPoolId, Username: userId }));
       return UserMFASettingList?.includes('SOFTWARE_TOKEN_MFA') ?? false;
     },
     async startMfaEnrolment(user, password) {
@@ -166,13 +168,15 @@ export function createCognitoUserDirectory(pool: CognitoPool, client = new Cogni
       if (signedIn.ChallengeName === 'SOFTWARE_TOKEN_MFA') throw new MfaAlreadyEnabledError();
       const accessToken = signedIn.AuthenticationResult?.AccessToken;
       if (!accessToken) throw new Error(`Cognito answered ${signedIn.ChallengeName ?? 'no tokens'} to a signed-in user's password`);
-      const { SecretCode } = await client.send(new AssociateSoftwareTokenCommand({ AccessToken: accessToken }));
+      const { sdk, client } = await connect();
+      const { SecretCode } = await client.send(new sdk.AssociateSoftwareTokenCommand({ AccessToken: accessToken }));
       if (!SecretCode) throw new Error('Cognito associated no software token');
       return { secret: SecretCode, otpauthUri: totpUri(SecretCode, user.email), enrolmentState: accessToken };
     },
     async confirmMfaEnrolment(user, accessToken, code) {
+      const { sdk, client } = await connect();
       try {
-        const { Status } = await client.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: code, FriendlyDeviceName: 'svc dashboard' }));
+        const { Status } = await client.send(new sdk.VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: code, FriendlyDeviceName: 'svc dashboard' }));
         if (Status !== 'SUCCESS') throw new IncorrectMfaCodeError();
       } catch (error) {
         if (CODE_REFUSALS.has(errorName(error))) throw new IncorrectMfaCodeError();
@@ -185,9 +189,10 @@ export function createCognitoUserDirectory(pool: CognitoPool, client = new Cogni
     async disableMfa(user, password, code) {
       const signedIn = await reauthenticate(user, password);
       if (signedIn.ChallengeName !== 'SOFTWARE_TOKEN_MFA' || !signedIn.Session) throw new MfaNotEnabledError();
+      const { sdk, client } = await connect();
       try {
         await client.send(
-          new AdminRespondToAuthChallengeCommand({
+          new sdk.AdminRespondToAuthChallengeCommand({
             UserPoolId: pool.userPoolId,
             ClientId: pool.clientId,
             ChallengeName: 'SOFTWARE_TOKEN_MFA',

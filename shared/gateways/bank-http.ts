@@ -2,11 +2,15 @@
  * The HTTP leg of every adapter: JSON over fetch with a deadline per call, retries only when the caller says the
  * call is safe to repeat, and errors that say whether the bank may have acted (timeout) or surely failed.
  */
+import type { ConnectorId } from '../connectors/profiles.ts';
+import { traceOutbound } from '../observability/outbound-trace.ts';
 import { policies } from '../retry/policies.ts';
 import { retry } from '../retry/retry.ts';
 import { GatewayTimeoutError, GatewayUnavailableError } from './payment-gateway.ts';
 
 export interface BankCall {
+  /** The connector calling: each attempt is traced as an X-Ray subsegment annotated with it. */
+  connector: ConnectorId;
   method: 'GET' | 'POST';
   url: string;
   body?: unknown;
@@ -24,10 +28,11 @@ export interface BankReply {
 
 /**
  * @example
- * const reply = await bankRequest({ method: 'GET', url: `${base}/charges/txn_1`, timeoutMs: 5000, retries: 2 });
+ * const reply = await bankRequest({ connector: 'svc_reference', method: 'GET', url: `${base}/charges/txn_1`, timeoutMs: 5000, retries: 2 });
  */
 export function bankRequest(call: BankCall): Promise<BankReply> {
-  return retry({ ...policies.bankCall, maxAttempts: 1 + (call.retries ?? 0) }, () => once(call), {
+  const traced = () => traceOutbound({ peer: call.connector, method: call.method, url: call.url, recordPath: true }, () => once(call), (reply) => reply.status);
+  return retry({ ...policies.bankCall, maxAttempts: 1 + (call.retries ?? 0) }, traced, {
     isRetryable: () => true,
     retryResult: (reply) => reply.status >= 500,
   });

@@ -4,8 +4,6 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as z from 'zod';
 import { depsFromEnvironment, type DepsOf, type PartsOf, type WiringOf } from '../deps.ts';
-import { processTracer } from '../observability/tracer.ts';
-import { traceHandler } from '../observability/trace-handler.ts';
 import type { RouteDefinition, RouteId } from '../routes.ts';
 import type { ApiRequest, ApiResult, AuthOf } from './handler-types.ts';
 import { auditUserChange } from './middlewares/audit-user-change.ts';
@@ -45,7 +43,7 @@ export interface ApiHandlerModule<D = never> {
  * One /v1 operation. Its manifest entry decides authentication, rate class, idempotency and the parts `deps` has
  * (shared/function-needs.ts PartGroupsOf); the schemas validate its input; `impl` holds only the operation's own logic;
  * the last argument passes the factory of each part the entry declares, and must name exactly those.
- * Middleware order: logging context, request id, tracing, one Authorization header, header normalisation, errors,
+ * Middleware order: logging context, request id, one Authorization header, header normalisation, errors,
  * key (or user token), rate limit, audit, body, validation, idempotency (so an invalid request never claims a key).
  * Checkout routes authenticate and count after validation, because their caller is the session named in the input.
  *
@@ -73,7 +71,6 @@ export function defineApiHandler<R extends RouteEntry, S extends RouteSchemas>(
     const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
       .use(injectLambdaContext(deps.logger, { resetKeys: true }) as HttpMiddleware)
       .use({ before: (request) => deps.logger.appendKeys({ requestId: requestIdOf(request.event, request.context) }) } as HttpMiddleware)
-      .use(traceHandler(processTracer()) as HttpMiddleware)
       .use(singleCredentials(route) as HttpMiddleware)
       .use(httpHeaderNormalizer() as HttpMiddleware)
       .use(errorResponse(deps.logger) as HttpMiddleware);

@@ -8,6 +8,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { traceOutbound } from '../observability/outbound-trace.ts';
 import { isAllowedAddress } from './address-policy.ts';
 
 export const SEND_TIMEOUT_MS = 10_000;
@@ -76,7 +77,7 @@ function guardedLookup(allowLoopback: boolean, protocol: string): LookupFunction
  */
 export function createHttpPost({ allowLoopback, timeoutMs = SEND_TIMEOUT_MS }: HttpPostOptions): HttpPost {
   const lookups = { 'https:': guardedLookup(allowLoopback, 'https:'), 'http:': guardedLookup(allowLoopback, 'http:') };
-  return (target, { headers, body, maxResponseChars = RESPONSE_EXCERPT_CHARS }) =>
+  const post: HttpPost = (target, { headers, body, maxResponseChars = RESPONSE_EXCERPT_CHARS }) =>
     new Promise((resolve, reject) => {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
@@ -120,4 +121,6 @@ export function createHttpPost({ allowLoopback, timeoutMs = SEND_TIMEOUT_MS }: H
       });
       req.end(body);
     });
+  // The merchant's host only: a webhook URL's path may be its secret.
+  return (target, request) => traceOutbound({ peer: 'merchant', method: 'POST', url: target, recordPath: false }, () => post(target, request), (r) => r.statusCode);
 }

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { readStageConfig } from '../../infra/stage-config.ts';
 import { createMerchant, type MerchantKeys } from '../../shared/admin/merchant-admin.ts';
 import { errorBody } from '../../shared/http/response.ts';
 import { routes } from '../../shared/routes.ts';
+import { workers } from '../../shared/workers.ts';
 import { createApiKeyStore } from '../../shared/store/api-key-store.ts';
 import { createMerchantStore } from '../../shared/store/merchant-store.ts';
 import { testConnection, testDb } from '../support/dynamo.ts';
@@ -28,12 +29,20 @@ const RESULT = 'RESULT ';
 /** Issue 22's bound for every function: what Lambda downloads and Node.js parses at each cold start. */
 const MAX_BUNDLE_BYTES = 250 * 1024;
 
-/** Imports the bundle in a fresh Node.js process, as the Lambda runtime does, and calls its handler once. */
+/**
+ * Imports the bundle in a fresh Node.js process, as the Lambda runtime does, and calls its handler once if given an
+ * event. Reports whether the X-Ray SDK (CommonJS, so in require's cache once imported) was loaded at init and after.
+ */
 const INVOKE = `
+import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+const xrayLoaded = () => Object.keys(require.cache).some((file) => file.includes('/aws-xray-sdk-core/'));
 const [file, event] = process.argv.slice(1);
 const { handler } = await import(file);
+const xrayAtInit = xrayLoaded();
 const context = { awsRequestId: 'req-1', functionName: 'bundle-test', getRemainingTimeInMillis: () => 10000 };
-console.log(${JSON.stringify(RESULT)} + JSON.stringify(await handler(JSON.parse(event), context)));
+const answer = event ? await handler(JSON.parse(event), context) : null;
+console.log(${JSON.stringify(RESULT)} + JSON.stringify({ answer, xrayAtInit, xrayAfter: xrayLoaded() }));
 `;
 
 function listSessionsEvent(key?: string) {
@@ -56,7 +65,6 @@ function listSessionsEvent(key?: string) {
 describe('route function bundle', () => {
   let bundleDir: string;
   let keys: MerchantKeys;
-  let tracedKeys: MerchantKeys;
 
   beforeAll(async () => {
     // One route function through the same construct, so CDK runs esbuild with the stack's bundling options.
@@ -73,9 +81,6 @@ describe('route function bundle', () => {
     const db = testDb();
     const stores = { merchants: createMerchantStore(db, testConnection().tableName), apiKeys: createApiKeyStore(db, testConnection().tableName) };
     ({ keys } = await createMerchant(stores, { name: 'Bundle test merchant', now: new Date() }));
-    // The traced call's own merchant: a request of the same merchant earlier in the same minute would make the rate
-    // limit's first conditional write lose (handled, but traced as an error) and the trace depend on the clock.
-    ({ keys: tracedKeys } = await createMerchant(stores, { name: 'Traced bundle test merchant', now: new Date() }));
     db.destroy();
   }, SYNTH_TIMEOUT_MS);
 
@@ -85,15 +90,17 @@ describe('route function bundle', () => {
     // Every function in one esbuild run with the stack's options: 56 CDK bundlings would take minutes.
     allDir = mkdtempSync(join(tmpdir(), 'function-bundles-'));
     all = await buildFunctionBundles(allDir);
+    provideRuntimeSdk(allDir);
   }, SYNTH_TIMEOUT_MS);
   afterAll(() => rmSync(allDir, { recursive: true, force: true }));
 
-  const invoke = async (event: unknown, runtime: Record<string, string> = { POWERTOOLS_TRACE_ENABLED: 'false' }) => {
+  /** Runs the bundle `file` (the listSessions one by default), with its handler called on `event` if one is given. */
+  const load = async (event: unknown, runtime: Record<string, string> = {}, file = join(bundleDir, 'index.mjs')) => {
     const { endpoint, tableName } = testConnection();
-    const args = ['--enable-source-maps', '--input-type=module', '-e', INVOKE, pathToFileURL(join(bundleDir, 'index.mjs')).href, JSON.stringify(event)];
+    const args = ['--enable-source-maps', '--input-type=module', '-e', INVOKE, pathToFileURL(file).href, ...(event ? [JSON.stringify(event)] : [])];
     const { stdout } = await run(process.execPath, args, {
-      // Only what the stack sets, plus what the Lambda runtime provides (the SDK); no project on the module path.
-      cwd: bundleDir,
+      // Only what the stack sets, plus what the Lambda runtime provides (the SDK, the layer); no project on the module path.
+      cwd: dirname(file),
       env: {
         PATH: process.env.PATH,
         TABLE_NAME: tableName,
@@ -101,7 +108,7 @@ describe('route function bundle', () => {
         POWERTOOLS_LOG_LEVEL: 'ERROR',
         DYNAMODB_ENDPOINT: endpoint,
         AWS_REGION: 'us-east-1',
-        // What the runtime sets, so the Lambda-only tracer loads.
+        // What the runtime sets: code that runs in Lambda only (shared/observability/outbound-trace.ts) runs here too.
         AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
         ...runtime,
       },
@@ -110,8 +117,10 @@ describe('route function bundle', () => {
       throw new Error(`The bundle failed in Node.js:\n${(error.stderr ?? '').split('\n').filter((l) => l.length < 300).join('\n')}`);
     });
     const line = stdout.split('\n').find((l) => l.startsWith(RESULT));
-    return JSON.parse(line!.slice(RESULT.length)) as { statusCode: number; headers: Record<string, string>; body: string };
+    type Answer = { statusCode: number; headers: Record<string, string>; body: string };
+    return JSON.parse(line!.slice(RESULT.length)) as { answer: Answer; xrayAtInit: boolean; xrayAfter: boolean };
   };
+  const invoke = async (event: unknown) => (await load(event)).answer;
 
   it('is one ES module with its source map', () => {
     expect(readdirSync(bundleDir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
@@ -134,7 +143,18 @@ describe('route function bundle', () => {
     for (const bundle of all) expect(Object.keys(bundle.inputs).filter((input) => fromLayer.test(input)), bundle.id).toEqual([]);
     const code = readFileSync(join(bundleDir, 'index.mjs'), 'utf8');
     expect(code).toMatch(/from\s*"@aws-lambda-powertools\/logger"/);
-    expect(code).toMatch(/import\("@aws-lambda-powertools\/tracer"\)/);
+  });
+
+  it('imports the tracer on first use only, and into every function that calls outside AWS', () => {
+    const code = (bundle: FunctionBundle) => readFileSync(bundle.file, 'utf8');
+    // A static import (`import … from "…"` or `import "…"`) would load the X-Ray SDK at init.
+    for (const bundle of all) expect(code(bundle), bundle.id).not.toMatch(/(from|import)\s*"@aws-lambda-powertools\/tracer"/);
+    const needs = new Map<string, readonly string[]>([...Object.entries(routes), ...Object.entries(workers)].map(([id, entry]) => [id, 'needs' in entry ? entry.needs : []]));
+    const callers = all.filter((b) => needs.get(b.id)!.some((need) => need === 'gateways' || need === 'outboundHttp'));
+    expect(callers.map((b) => b.id)).toEqual(expect.arrayContaining(['createCheckoutCharge', 'sendWebhooks']));
+    for (const bundle of callers) expect(code(bundle), bundle.id).toMatch(/import\("@aws-lambda-powertools\/tracer"\)/);
+    // Not found in a function that calls nothing outside AWS (matches listed, not the minified bundle, if it is).
+    expect(code(all.find((b) => b.id === 'listSessions')!).match(/@aws-lambda-powertools\/tracer/g)).toBeNull();
   });
 
   it('imports the AWS SDK from the runtime instead of bundling it', () => {
@@ -149,46 +169,44 @@ describe('route function bundle', () => {
     expect(JSON.parse(result.body)).toEqual({ data: [], total: 0, page: 1, pageSize: 10 });
   });
 
-  /** Invokes the bundle with Lambda tracing on, a stand-in X-Ray daemon receiving what it sends; returns the answer and the subsegments. */
-  const invokeTraced = async (event: unknown) => {
+  /** Runs the bundle with Lambda tracing on, a stand-in X-Ray daemon receiving what it sends; also returns what it received. */
+  const loadTraced = async (event: unknown, file?: string) => {
     // A stand-in for the X-Ray daemon the Lambda runtime provides: the SDK sends it segment documents over UDP.
     const daemon = createSocket('udp4');
-    const documents: string[] = [];
-    daemon.on('message', (message) => documents.push(message.toString('utf8')));
+    const datagrams: string[] = [];
+    daemon.on('message', (message) => datagrams.push(message.toString('utf8')));
     await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
     try {
-      const result = await invoke(event, {
-        POWERTOOLS_TRACE_ENABLED: 'true',
-        LAMBDA_TASK_ROOT: bundleDir,
-        _HANDLER: 'index.handler',
-        AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${daemon.address().port}`,
-        _X_AMZN_TRACE_ID: 'Root=1-6740a1b2-0123456789abcdef01234567;Parent=0123456789abcdef;Sampled=1',
-      });
+      const result = await load(
+        event,
+        {
+          LAMBDA_TASK_ROOT: file ? dirname(file) : bundleDir,
+          _HANDLER: 'index.handler',
+          AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${daemon.address().port}`,
+          _X_AMZN_TRACE_ID: 'Root=1-6740a1b2-0123456789abcdef01234567;Parent=0123456789abcdef;Sampled=1',
+        },
+        file,
+      );
       // The child process has exited, so every datagram is sent; give the loopback a moment to deliver them.
       await new Promise((resolve) => setTimeout(resolve, 200));
-      type Document = { name: string; aws?: { operation?: string }; fault?: boolean; error?: boolean };
-      return { result, subsegments: documents.map((d) => JSON.parse(d.slice(d.indexOf('\n') + 1)) as Document) };
+      return { ...result, datagrams };
     } finally {
       daemon.close();
     }
   };
 
-  it('traces each DynamoDB call as an X-Ray subsegment when Lambda tracing is on', async () => {
-    const { result, subsegments } = await invokeTraced(listSessionsEvent(tracedKeys.secretTest));
-    expect(result.statusCode).toBe(200);
-    // A cold container: the key and the merchant (GetItem), the rate limit (UpdateItem), the listing (Query).
-    const operations = subsegments.filter((d) => d.name === 'DynamoDB').map((d) => d.aws?.operation);
-    expect(new Set(operations)).toEqual(new Set(['GetItem', 'UpdateItem', 'Query']));
-    expect(subsegments.find((d) => d.name === '## index.handler')).toMatchObject({ name: '## index.handler' });
-    expect(subsegments.filter((d) => d.fault || d.error)).toEqual([]);
+  it('with Lambda tracing on, loads no X-Ray SDK and sends no subsegment for a request that calls nothing outside AWS', async () => {
+    // Lambda's active tracing records the invocation itself; the function adds nothing to it.
+    const { answer, xrayAtInit, xrayAfter, datagrams } = await loadTraced(listSessionsEvent(keys.secretTest));
+    expect(answer.statusCode).toBe(200);
+    expect({ xrayAtInit, xrayAfter }).toEqual({ xrayAtInit: false, xrayAfter: false });
+    expect(datagrams).toEqual([]);
   }, BUNDLE_RUN_TIMEOUT_MS);
 
-  it('records a 4xx answer as an X-Ray error, never a fault: the caller erred, not the service', async () => {
-    const { result, subsegments } = await invokeTraced(listSessionsEvent());
-    expect(result.statusCode).toBe(401);
-    const handler = subsegments.find((d) => d.name === '## index.handler');
-    expect(handler).toMatchObject({ error: true });
-    expect(subsegments.filter((d) => d.fault)).toEqual([]);
+  it("loads a bank-calling function's bundle without the X-Ray SDK: the tracer waits for the first bank call", async () => {
+    // Its bank call traced as a subsegment: test/observability/outbound-trace.test.ts.
+    const { xrayAtInit } = await loadTraced(null, all.find((b) => b.id === 'createCheckoutCharge')!.file);
+    expect(xrayAtInit).toBe(false);
   }, BUNDLE_RUN_TIMEOUT_MS);
 
   it('answers a request without a key in the API error shape', async () => {

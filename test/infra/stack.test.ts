@@ -239,6 +239,12 @@ describe('PaymentsStack', () => {
       expect(powertoolsLayerParameter(version)).toBe(`/aws/service/powertools/typescript/generic/all/${version}`);
     });
 
+    it("traces every function's invocations with Lambda's active tracing: the code adds only its calls outside AWS", () => {
+      // No function loads the tracer at init (test/infra/function-bundle.test.ts); the segment comes from Lambda.
+      const functions = dev.stack.node.findAll().filter((c): c is ServiceFunction => c instanceof ServiceFunction);
+      for (const fn of functions) expect(dev.of(fn.function)[1].Properties.TracingConfig, fn.node.path).toEqual({ Mode: 'Active' });
+    });
+
     it('leaves out of the bundles only the runtime SDK and packages the layer holds at their locked version', () => {
       expect(BUNDLING.externalModules).toEqual(['@aws-sdk/*', ...LAYER_EXTERNALS]);
       const version = lockedVersion('@aws-lambda-powertools/tracer');

@@ -41,6 +41,7 @@ export interface MercantilOptions {
 export function mercantilGateway(options: MercantilOptions): PaymentGateway {
   const post = (account: BankAccount, credentials: MercantilCredentials, path: string, body: unknown, retries = 0): Promise<BankReply> =>
     bankRequest({
+      connector: 'mercantil',
       method: 'POST',
       url: `${options.urls[account.environment].replace(/\/+$/, '')}${path}`,
       body,

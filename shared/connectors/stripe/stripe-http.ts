@@ -4,6 +4,7 @@
  * did not answer (refused or dropped connection).
  */
 import { GatewayTimeoutError, GatewayUnavailableError } from '../../gateways/payment-gateway.ts';
+import { traceOutbound } from '../../observability/outbound-trace.ts';
 import { policies } from '../../retry/policies.ts';
 import { retry } from '../../retry/retry.ts';
 import { formEncode, STRIPE_API_VERSION } from './wire.ts';
@@ -80,8 +81,10 @@ export function stripeTransport(options: { baseUrl: string; timeoutMs: number })
     return { status: response.status, body: parsed, replayed: response.headers.get('idempotent-replayed') === 'true' };
   };
 
+  // Each attempt is its own subsegment, the path naming the operation; a GET's parameters are not recorded.
+  const traced = (call: StripeCall) => traceOutbound({ peer: 'stripe', method: call.method, url: `${root}${call.path}`, recordPath: true }, () => once(call), (reply) => reply.status);
   return (call) =>
-    retry({ ...policies.bankCall, maxAttempts: 1 + (call.retries ?? 0) }, () => once(call), {
+    retry({ ...policies.bankCall, maxAttempts: 1 + (call.retries ?? 0) }, () => traced(call), {
       // Only a call Stripe surely never received; a timeout may have been acted on.
       isRetryable: (error) => error instanceof GatewayUnavailableError,
       retryResult: (reply) => reply.status >= 500,

@@ -41,6 +41,7 @@ function toOutcome(reply: BankReply): GatewayOutcome | { kind: 'not_found' } {
 
 export async function chargeStatus(endpoint: ChargesEndpoint, reference: ChargeReference, account: BankAccount): Promise<GatewayOutcome | { kind: 'not_found' }> {
   const reply = await bankRequest({
+    connector: 'svc_reference',
     method: 'GET',
     url: `${endpoint.base(reference)}/charges/${encodeURIComponent(reference.transactionReference)}`,
     headers: bearer(account),
@@ -82,7 +83,7 @@ async function sendOnce<O extends { kind: string }>(
 }
 
 const postCharge = (endpoint: ChargesEndpoint, reference: ChargeReference, path: string, body: unknown, account: BankAccount): Promise<GatewayOutcome> =>
-  sendOnce<GatewayOutcome>(() => bankRequest({ method: 'POST', url: `${endpoint.base(reference)}${path}`, body, headers: bearer(account), timeoutMs: endpoint.timeoutMs }), {
+  sendOnce<GatewayOutcome>(() => bankRequest({ connector: 'svc_reference', method: 'POST', url: `${endpoint.base(reference)}${path}`, body, headers: bearer(account), timeoutMs: endpoint.timeoutMs }), {
     read: toOutcome,
     status: () => chargeStatus(endpoint, reference, account),
     unknownTarget: { kind: 'failed', code: PROCESSOR_CODES.PROCESSOR_ERROR, detail: 'The bank does not know this charge.' },
@@ -114,6 +115,7 @@ export const postAuthorize = (endpoint: ChargesEndpoint, reference: ChargeRefere
 /** Verifying a code moves no money, but a wrong-code count must not double: it is not retried either. */
 export async function verifyOtp(endpoint: ChargesEndpoint, reference: ChargeReference, code: string, account: BankAccount): Promise<'valid' | 'invalid'> {
   const reply = await bankRequest({
+    connector: 'svc_reference',
     method: 'POST',
     url: `${endpoint.base(reference)}/charges/${encodeURIComponent(reference.transactionReference)}/otp`,
     body: { code },
@@ -151,6 +153,7 @@ const chargeUrl = (endpoint: ChargesEndpoint, request: RefundRequest) => `${endp
 
 export async function refundStatus(endpoint: ChargesEndpoint, request: RefundRequest, account: BankAccount): Promise<RefundOutcome | { kind: 'not_found' }> {
   const reply = await bankRequest({
+    connector: 'svc_reference',
     method: 'GET',
     url: `${chargeUrl(endpoint, request)}/refunds/${encodeURIComponent(request.refundReference)}`,
     headers: bearer(account),
@@ -166,6 +169,7 @@ const postRefund = (endpoint: ChargesEndpoint, request: RefundRequest, account: 
   sendOnce<RefundOutcome | { kind: 'not_voidable' }>(
     () =>
       bankRequest({
+        connector: 'svc_reference',
         method: 'POST',
         url: `${chargeUrl(endpoint, request)}/${action}`,
         body: { reference: request.refundReference, amountMinor: request.amountMinor, currency: request.currency },

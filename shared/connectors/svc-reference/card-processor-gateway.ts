@@ -20,6 +20,7 @@ export function cardProcessorGateway(options: { baseUrl: string; timeoutMs: numb
 
   const openPayment: NonNullable<PaymentGateway['openPayment']> = async (payment, account) => {
     const reply = await bankRequest({
+      connector: 'svc_reference',
       method: 'POST',
       url: `${root}/payments`,
       body: { reference: payment.sessionReference, amountMinor: payment.amountMinor, currency: payment.currency },
@@ -54,6 +55,7 @@ export function cardProcessorGateway(options: { baseUrl: string; timeoutMs: numb
     ...refundOperations(endpoint, { voids: true }),
     async cancelPayment(sessionReference, account) {
       const reply = await bankRequest({
+        connector: 'svc_reference',
         method: 'POST',
         url: `${paymentUrl(sessionReference)}/cancel`,
         headers: bearer(account),
