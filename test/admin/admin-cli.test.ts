@@ -19,8 +19,8 @@ describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   });
   afterAll(() => sandbox.stop());
 
-  it('merchant create --json prints one JSON object whose secret test key opens sessions on the sandbox', async () => {
-    const { code, stdout, stderr } = await admin('merchant', 'create', '--name', 'Acme', '--json');
+  it('merchant create --json, run as `npm run admin`, prints one JSON object whose secret test key opens sessions on the sandbox', async () => {
+    const { code, stdout, stderr } = await runAdminCli(['merchant', 'create', '--name', 'Acme', '--json'], { sandboxDir, viaNpm: true });
 
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(stdout.trim().split('\n')).toHaveLength(1);

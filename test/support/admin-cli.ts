@@ -6,17 +6,24 @@ import { fileURLToPath } from 'node:url';
 import { testConnection } from './dynamo.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** Each CLI run starts npm and tsx: ~10 s on a busy machine; a test of several runs needs this much room. */
+/** Each CLI run starts Node.js with tsx: seconds on a busy machine; a test of several runs needs this much room. */
 export const CLI_TEST_TIMEOUT_MS = 240_000;
 
+/** `npm run admin`'s own command, without npm and tsx's launcher process in front: one Node.js process per run. */
+const DIRECT = [process.execPath, ['--import', 'tsx', 'bin/admin.ts']] as const;
+/** As the platform team types it: npm, the package script, then tsx's launcher. */
+const VIA_NPM = ['npm', ['run', '--silent', 'admin', '--']] as const;
+
 /**
- * The real admin CLI, as the platform team runs it: a child process through npm (~1-2 s each: use sparingly), on the
- * run's DynamoDB Local, with its own sandbox folder (local keys) unless given one.
+ * The real admin CLI in a child process, on the run's DynamoDB Local, with its own sandbox folder (local keys) unless
+ * given one. Started directly (the package script is `tsx bin/admin.ts`), or `viaNpm` as typed, which costs two more
+ * Node.js processes per run: one test goes that way, the rest directly.
  */
-export function runAdminCli(args: string[], { sandboxDir = mkdtempSync(join(tmpdir(), 'svc-admin-')) }: { sandboxDir?: string } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runAdminCli(args: string[], { sandboxDir = mkdtempSync(join(tmpdir(), 'svc-admin-')), viaNpm = false }: { sandboxDir?: string; viaNpm?: boolean } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const { endpoint, tableName } = testConnection();
+  const [command, prefix] = viaNpm ? VIA_NPM : DIRECT;
   return new Promise((resolve) => {
-    execFile('npm', ['run', '--silent', 'admin', '--', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName, SANDBOX_DIR: sandboxDir } }, (error, stdout, stderr) =>
+    execFile(command, [...prefix, ...args], { cwd: PROJECT_ROOT, env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName, SANDBOX_DIR: sandboxDir } }, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
