@@ -1,22 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The files that synthesize the CDK app and only read it: run without isolation, so the files one worker runs share
- * one import of aws-cdk-lib and one synthesis of the dev stack (test/infra/dev-stack.ts). Not function-bundle.test.ts
- * (it writes to DynamoDB Local and runs bundles, as the service's tests do). A file left out only runs slower.
+ * `*.synth.test.ts`: the files that synthesize the CDK app and only read it. They run without isolation, so the files
+ * one worker runs share one import of aws-cdk-lib and one synthesis of the dev stack (test/infra/dev-stack.ts). Not
+ * function-bundle.test.ts (it writes to DynamoDB Local and runs bundles, as the service's tests do). A synthesizing
+ * file named plainly `.test.ts` only runs slower.
  */
-const CDK_WIRING_FILES = [
-  'test/infra/api-firewall.test.ts',
-  'test/infra/checkout-site.test.ts',
-  'test/infra/daily-workers.test.ts',
-  'test/infra/docs-base-url.test.ts',
-  'test/infra/production-readiness.test.ts',
-  'test/infra/stack.test.ts',
-  'test/infra/stage-config.test.ts',
-  'test/infra/static-site.test.ts',
-  'test/infra/webhooks-and-expiry.test.ts',
-  'test/dashboard/infra/user-pool.test.ts',
-];
+const SYNTH_FILES = 'test/**/*.synth.test.ts';
 
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 
@@ -29,8 +19,8 @@ export default defineConfig({
     maxWorkers: 3,
     reporters: ['default'],
     projects: [
-      { test: { name: 'cdk', include: CDK_WIRING_FILES, isolate: false, ...timeouts } },
-      { test: { name: 'service', include: ['test/**/*.test.ts'], exclude: CDK_WIRING_FILES, ...timeouts } },
+      { test: { name: 'cdk', include: [SYNTH_FILES], isolate: false, ...timeouts } },
+      { test: { name: 'service', include: ['test/**/*.test.ts'], exclude: [SYNTH_FILES], ...timeouts } },
     ],
   },
 });

@@ -8,7 +8,7 @@ import { readStageConfig } from '../../infra/stage-config.ts';
 
 /**
  * The construct in a stack of its own, next to an API it routes to and a function it feeds its URL to (what it shares
- * with the dashboard: static-site.test.ts).
+ * with the dashboard: static-site.synth.test.ts).
  */
 function synthesize(context: Record<string, string> = {}) {
   const app = new App({ context: { stage: 'dev', ...context } });

@@ -9,7 +9,7 @@ import { CheckoutSite } from '../../infra/constructs/checkout-site.ts';
 import { DashboardSite } from '../../infra/constructs/dashboard-site.ts';
 import { readStageConfig } from '../../infra/stage-config.ts';
 
-/** What every StaticSite does, checked on both of ours; what only the checkout does is in checkout-site.test.ts. */
+/** What every StaticSite does, checked on both of ours; what only the checkout does is in checkout-site.synth.test.ts. */
 const SITES = [
   { name: 'CheckoutSite', Site: CheckoutSite, prefix: 'checkout', api: '/v1/checkout/*', csp: CHECKOUT_CSP, referrerPolicy: 'no-referrer' },
   { name: 'DashboardSite', Site: DashboardSite, prefix: 'dashboard', api: '/v1/*', csp: DASHBOARD_CSP, referrerPolicy: 'same-origin' },
@@ -76,7 +76,7 @@ describe.each(SITES)('$name (StaticSite)', ({ name, Site, prefix, api, csp, refe
   });
 
   it(`deploys the build under ${prefix}/: assets immutable first, then the page, revalidated and invalidated`, () => {
-    // The dashboard's site also deploys the docs, under docs/ (test/infra/docs-base-url.test.ts).
+    // The dashboard's site also deploys the docs, under docs/ (test/infra/docs-base-url.synth.test.ts).
     const deployments = Object.values(template.findResources('Custom::CDKBucketDeployment')).map((r) => r.Properties).filter((d) => d.DestinationBucketKeyPrefix !== 'docs/');
     expect(deployments).toHaveLength(2);
     for (const d of deployments) expect(d).toMatchObject({ DestinationBucketKeyPrefix: `${prefix}/`, Prune: false });

@@ -232,7 +232,7 @@ describe('production readiness', () => {
       expect(statements).toContainEqual({
         SizeConstraintStatement: { FieldToMatch: { Body: { OversizeHandling: 'MATCH' } }, ComparisonOperator: 'GT', Size: DEFAULT_MAX_BODY_BYTES, TextTransformations: [{ Priority: 0, Type: 'NONE' }] },
       });
-      // Scoped to direct calls; our sites' calls are counted by the viewer's address (test/infra/api-firewall.test.ts).
+      // Scoped to direct calls; our sites' calls are counted by the viewer's address (test/infra/api-firewall.synth.test.ts).
       expect(statements).toContainEqual({ RateBasedStatement: expect.objectContaining({ AggregateKeyType: 'IP', Limit: DEFAULT_WAF_RATE_LIMIT_PER_IP, EvaluationWindowSec: 300 }) });
       const managed = statements.flatMap((s) => (s.ManagedRuleGroupStatement ? [s.ManagedRuleGroupStatement.Name] : []));
       expect(managed.sort()).toEqual(['AWSManagedRulesCommonRuleSet', 'AWSManagedRulesKnownBadInputsRuleSet']);
