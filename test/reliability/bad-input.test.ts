@@ -61,7 +61,7 @@ describe('bad input on every route of the manifest', { timeout: SUITE_TIMEOUT_MS
   const byStatus = new Map<number, number>();
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox();
+    sandbox = await startTestSandbox({ tableName: 'svc-test-bad-input' });
     receiver = await startReceiver();
     fixture = await merchantFixture(sandbox, `${receiver.url}/hooks`);
   });
@@ -156,7 +156,7 @@ describe('bad input on every route of the manifest', { timeout: SUITE_TIMEOUT_MS
     it(`${id} (${route.method} ${route.path}) answers every hostile request with a 4xx in the error shape and writes nothing`, async () => {
       const probed = await probe(route);
       await sandbox.background.drain();
-      const before = await merchantSnapshot(fixture.merchant.id);
+      const before = await merchantSnapshot(sandbox.deps.config.tableName, fixture.merchant.id);
       figures.routes++;
 
       await fc.assert(
@@ -179,7 +179,7 @@ describe('bad input on every route of the manifest', { timeout: SUITE_TIMEOUT_MS
       );
 
       await sandbox.background.drain();
-      const diff = snapshotDiff(before, await merchantSnapshot(fixture.merchant.id));
+      const diff = snapshotDiff(before, await merchantSnapshot(sandbox.deps.config.tableName, fixture.merchant.id));
       figures.partialWrites += diff.length;
       expect(diff).toEqual([]);
     });
@@ -199,7 +199,7 @@ describe('bad input on every route of the manifest', { timeout: SUITE_TIMEOUT_MS
         // refused case writes nothing (asserted below), so after one there is nothing to wait for.
         if (backgroundPending) await sandbox.background.drain();
         backgroundPending = false;
-        const before = await merchantSnapshot(merchant.id);
+        const before = await merchantSnapshot(sandbox.deps.config.tableName, merchant.id);
         const res = await rawRequest(sandbox.url, 'POST', '/v1/sessions', { headers: { authorization: `Bearer ${keys.secretTest}`, 'content-type': 'application/json' }, body });
         figures.prefillCases++;
         if (res.status === 201) {
@@ -215,7 +215,7 @@ describe('bad input on every route of the manifest', { timeout: SUITE_TIMEOUT_MS
         } else {
           figures.prefillRefused++;
           expectRefusal(res, `prefill ${body.toString('hex').slice(0, 80)}`);
-          expect(snapshotDiff(before, await merchantSnapshot(merchant.id))).toEqual([]);
+          expect(snapshotDiff(before, await merchantSnapshot(sandbox.deps.config.tableName, merchant.id))).toEqual([]);
         }
       }),
       { numRuns: PREFILL_RUNS },

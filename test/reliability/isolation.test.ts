@@ -24,7 +24,7 @@ describe('isolation between merchants and modes', { timeout: SUITE_TIMEOUT_MS },
   const figures = figureCounter('cells', 'routesCovered', 'leaks', 'unexpectedStatus', 'ownerChanged');
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox();
+    sandbox = await startTestSandbox({ tableName: 'svc-test-isolation' });
     receiver = await startReceiver();
     owner = await merchantFixture(sandbox, `${receiver.url}/owner`);
     other = await merchantFixture(sandbox, `${receiver.url}/other`);
@@ -57,7 +57,7 @@ describe('isolation between merchants and modes', { timeout: SUITE_TIMEOUT_MS },
   for (const [id, route] of Object.entries(routes) as [string, RouteDefinition][]) {
     it(`${id} (${route.method} ${route.path}) never serves or changes the owner's data to another merchant or mode`, async () => {
       if (route.auth !== 'secret' && route.auth !== 'checkout') return; // public routes name no merchant's data
-      const before = await merchantSnapshot(owner.merchant.id);
+      const before = await merchantSnapshot(sandbox.deps.config.tableName, owner.merchant.id);
       figures.routesCovered++;
       for (const caller of callers()) {
         let res: TestResponse;
@@ -96,7 +96,7 @@ describe('isolation between merchants and modes', { timeout: SUITE_TIMEOUT_MS },
         expectNoOwnerData(res, named);
       }
       await sandbox.background.drain();
-      const diff = snapshotDiff(before, await merchantSnapshot(owner.merchant.id));
+      const diff = snapshotDiff(before, await merchantSnapshot(sandbox.deps.config.tableName, owner.merchant.id));
       figures.ownerChanged += diff.length;
       expect(diff).toEqual([]);
     });

@@ -7,13 +7,13 @@ export const testConnection = () => ({ endpoint: inject('dynamoEndpoint'), table
 
 export const testDb = () => createDocumentClient(testConnection());
 
-/** Every item of the table, for before/after comparisons and leak scans. */
-export async function scanTable(): Promise<Record<string, unknown>[]> {
+/** Every item of the table (default the run's shared one), for before/after comparisons and leak scans. */
+export async function scanTable(tableName: string = inject('tableName')): Promise<Record<string, unknown>[]> {
   const db = testDb();
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await db.send(new ScanCommand({ TableName: inject('tableName'), ExclusiveStartKey: startKey }));
+    const page = await db.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: startKey }));
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
@@ -21,7 +21,15 @@ export async function scanTable(): Promise<Record<string, unknown>[]> {
   return items;
 }
 
-/** Items whose partition key mentions the merchant: what one test's merchant owns, ignoring other files' data. */
-export async function itemsOfMerchant(merchantId: string): Promise<Record<string, unknown>[]> {
-  return (await scanTable()).filter((item) => JSON.stringify(item).includes(merchantId));
+/** Items that mention any of the merchants: what one test's merchants own, ignoring other files' data. One scan. */
+export async function itemsOfMerchants(merchantIds: string[], tableName?: string): Promise<Record<string, unknown>[]> {
+  return (await scanTable(tableName)).filter((item) => {
+    const text = JSON.stringify(item);
+    return merchantIds.some((id) => text.includes(id));
+  });
+}
+
+/** Items that mention the merchant: what one test's merchant owns, ignoring other files' data. */
+export async function itemsOfMerchant(merchantId: string, tableName?: string): Promise<Record<string, unknown>[]> {
+  return itemsOfMerchants([merchantId], tableName);
 }

@@ -42,11 +42,17 @@ export async function startTestSandbox(
     keyDir?: string;
     /** Where the GATEWAY_*_URL variables are read (default process.env): one set sends that gateway's traffic there. */
     gatewayEnv?: NodeJS.ProcessEnv;
+    /**
+     * A table of the sandbox's own instead of the run's shared one: for a file that snapshots its merchants' items
+     * before and after each case, since a scan of the shared table grows with everything the run has written.
+     */
+    tableName?: string;
     /** Default SILENT; a leak scan turns logging on to read every line. */
     logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
   } = {},
 ): Promise<TestSandbox> {
-  const { endpoint, tableName } = testConnection();
+  const { endpoint, tableName: sharedTable } = testConnection();
+  const tableName = options.tableName ?? options.restartOf?.deps.config.tableName ?? sharedTable;
   const clock = options.restartOf?.clock ?? new OffsetClock();
   const authenticatorClock = options.restartOf?.authenticatorClock ?? new OffsetClock();
   // Test files share one table: each sandbox's workers handle only the merchants it created.
