@@ -24,8 +24,8 @@ export function assertJavaAvailable(): void {
 /**
  * The JVM of a DynamoDB Local that lives minutes (a test run): the client compiler only and the serial collector.
  * The server compiler's and the parallel collector's threads pay off over hours; over a test run on two cores they
- * are a fifth of the whole run's CPU (DynamoDB Local's CPU for the payments, refunds, cards, webhooks, dashboard
- * API and reliability tests: 88 s with the defaults, 69 s with these).
+ * cost more CPU than they save (DynamoDB Local's CPU for the payments, refunds, cards, webhooks, dashboard API and
+ * reliability tests: 88 s with the defaults, 69 s with these).
  */
 const SHORT_LIVED_JVM = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
 
