@@ -10,6 +10,7 @@
  * with password and code, which proves both, then sets the preference (AdminSetUserMFAPreference).
  */
 import type { AuthenticationResultType, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { onFirstUse } from '../background/background-ports.ts';
 import { cognitoTokenVerifier, type CognitoPool } from './cognito-token-verifier.ts';
 import { IncorrectMfaCodeError, IncorrectPasswordError, MfaAlreadyEnabledError, MfaEnrolmentExpiredError, MfaNotEnabledError } from './mfa-errors.ts';
 import { totpUri } from './totp.ts';
@@ -44,14 +45,12 @@ function unpackSession(packed: string): { challenge: CognitoChallenge; username:
  */
 export function createCognitoUserDirectory(pool: CognitoPool, cognito?: CognitoIdentityProviderClient): UserDirectory {
   const tokens = cognitoTokenVerifier(pool);
-  let cognitoClient = cognito;
   // The Cognito SDK loads on the first call, not at import: importing it cost the sign-in, MFA and user routes about
   // 40 ms of CPU at each cold start (docs/benchmarks.md). It stays external to the bundle (the runtime's SDK).
-  const connect = async () => {
+  const connect = onFirstUse(async () => {
     const sdk = await import('@aws-sdk/client-cognito-identity-provider');
-    cognitoClient ??= new sdk.CognitoIdentityProviderClient({});
-    return { sdk, client: cognitoClient };
-  };
+    return { sdk, client: cognito ?? new sdk.CognitoIdentityProviderClient({}) };
+  });
   const answer = async (
     call: () => Promise<{ AuthenticationResult?: AuthenticationResultType; ChallengeName?: string; Session?: string; ChallengeParameters?: Record<string, string> }>,
     username: string,

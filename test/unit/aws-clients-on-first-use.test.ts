@@ -2,7 +2,7 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-/** The modules that reach KMS, SQS or Scheduler, and the factories that wire them into Lambda functions. */
+/** The modules that reach KMS, SQS, Scheduler or Cognito, and the factories that wire them into Lambda functions. */
 const MODULES = [
   'shared/crypto/kms-secret-box.ts',
   'shared/crypto/kms-fingerprinter.ts',
@@ -11,9 +11,10 @@ const MODULES = [
   'shared/background/queues-from-environment.ts',
   'shared/background/eventbridge-scheduler.ts',
   'shared/background/scheduler-from-environment.ts',
+  'shared/dashboard/cognito-user-directory.ts',
 ];
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const LAZY_CLIENTS = /^@aws-sdk\/client-(kms|sqs|scheduler)$/;
+const LAZY_CLIENTS = /^@aws-sdk\/client-(kms|sqs|scheduler|cognito-identity-provider)$/;
 
 /**
  * Each of these clients adds about 30 ms to a Lambda function's start-up, and many functions use them on some
