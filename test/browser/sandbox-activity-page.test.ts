@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession } from '../support/checkout.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 import { startReceiver, type TestReceiver } from '../support/webhook-receiver.ts';
-import { accessibilityViolations, CHROMIUM_PATH, DESKTOP, WAIT, WAIT_MS } from './support/checkout-browser.ts';
+import { accessibilityViolations, DESKTOP, launchChromium, WAIT, WAIT_MS } from './support/checkout-browser.ts';
 
 const ARTIFACTS_DIR = 'test-artifacts/sandbox';
 
@@ -16,7 +16,7 @@ describe('the sandbox activity page in Chromium', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     sandbox = await startTestSandbox();
     receiver = await startReceiver();
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

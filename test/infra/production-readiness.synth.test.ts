@@ -1,7 +1,8 @@
-import { App, Aspects, type CfnElement } from 'aws-cdk-lib';
+import { App, Aspects, CfnResource, CloudFormationValidatePlugin, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
+import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ServiceFunction } from '../../infra/constructs/service-function.ts';
 import { addPaymentsStack, type PaymentsStack } from '../../infra/stack.ts';
@@ -24,7 +25,18 @@ interface Statement {
 
 const ALARM_EMAIL = 'oncall@example.com';
 
-/** One stage, synthesized once with cdk-nag's AwsSolutions pack as bin/app.ts applies it. */
+/**
+ * CDK's built-in CloudFormation validation as `cdk synth` runs it with cdk.json's context: a violation is an error
+ * that fails the synthesis (CDK only warns without the flag). The other test files synthesize without it
+ * (CDK_VALIDATION=false in vitest.config.ts): it is the same check of the same template, seconds each time.
+ */
+const STRICT_VALIDATION = { '@aws-cdk/core:validateAgainstDefaultRules': true };
+const validated = (app: App): App => {
+  Validations.of(app).addPlugins(new CloudFormationValidatePlugin());
+  return app;
+};
+
+/** One stage, synthesized once with cdk-nag's AwsSolutions pack as bin/app.ts applies it, and CDK's validation. */
 class CheckedStage {
   readonly template: Template;
   readonly resources: Record<string, Resource>;
@@ -70,7 +82,7 @@ class CheckedStage {
 
 function synthesize(context: Record<string, string>): CheckedStage {
   // Without bundling: wiring and rules only (function-bundle.test.ts checks a bundle).
-  const app = new App({ context: stageContext(context) });
+  const app = validated(new App({ context: { ...stageContext(context), ...STRICT_VALIDATION } }));
   const stack = addPaymentsStack(app);
   Aspects.of(app).add(new AwsSolutionsChecks());
   return new CheckedStage(stack);
@@ -91,6 +103,17 @@ describe('production readiness', () => {
     dev = synthesize({ stage: 'dev' });
     prod = synthesize({ stage: 'prod', ...PRODUCTION_DOMAINS, alarmEmail: ALARM_EMAIL, bankDirectUrl: 'https://api.bank-direct.example/test' });
   }, SYNTH_TIMEOUT_MS);
+
+  describe("CDK's CloudFormation validation", () => {
+    it('is in force with errors as errors, as cdk.json sets it', async () => {
+      const cdkJson = JSON.parse(await readFile(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> };
+      expect(cdkJson.context).toMatchObject(STRICT_VALIDATION);
+      // Both stages above synthesized under it; a template it refuses fails the synthesis.
+      const app = validated(new App({ context: STRICT_VALIDATION }));
+      new CfnResource(new Stack(app, 'Refused'), 'Queue', { type: 'AWS::SQS::Queue', properties: { MessageRetentionPeriod: 'a week' } });
+      expect(() => app.synth()).toThrow(/MessageRetentionPeriod: 'a week' is not of type 'integer' \(CloudFormation Validate\)/);
+    });
+  });
 
   describe('cdk-nag AwsSolutions', () => {
     it.each(['dev', 'prod'])('finds nothing unsuppressed in the %s stage', (stage) => {

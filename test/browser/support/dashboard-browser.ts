@@ -4,10 +4,8 @@
  * (a user item and a login with a temporary password) and, for the other roles, invited by that admin through the API.
  * The first admin has chosen their password and turned two-step verification on (admins need it for anything else).
  */
-import type axe from 'axe-core';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -19,11 +17,10 @@ import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 import { startReceiver, type TestReceiver } from '../../support/webhook-receiver.ts';
 import { newTotpSecret } from '../../../shared/dashboard/totp.ts';
 import { testAuthenticator, type TestAuthenticator } from '../../support/totp-codes.ts';
-import { CHROMIUM_PATH, launchChromium, WAIT, WAIT_MS } from './checkout-browser.ts';
+import { accessibilityViolations, launchChromium, WAIT, WAIT_MS } from './checkout-browser.ts';
 
 export { BROWSER_TEST_TIMEOUT, DESKTOP, PHONE, WAIT, WAIT_MS } from './checkout-browser.ts';
 const ARTIFACTS_DIR = 'test-artifacts/dashboard';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** The password each user chooses at first sign-in (the policy: 12+ characters, lower, upper, digit). */
 export const CHOSEN_PASSWORD = 'Cafe-con-leche-2026';
 
@@ -64,9 +61,6 @@ async function apiJson(sandbox: TestSandbox, method: string, path: string, token
 
 /** `respond` decides the webhook receiver's answers (default 200). */
 export async function startDashboardHarness(respond?: Parameters<typeof startReceiver>[0]): Promise<DashboardHarness> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium is missing at ${CHROMIUM_PATH}: install it with "apt-get install -y chromium" (.ci/run does this in CI).`);
-  }
   const sandbox = await startTestSandbox();
   const { merchant, keys } = await sandbox.newMerchant();
   const receiver = await startReceiver(respond);
@@ -179,9 +173,8 @@ export async function useTestData(page: Page): Promise<void> {
 
 /** axe-core's serious and critical findings on the page as it is now. */
 export async function seriousViolations(page: Page): Promise<{ id: string; help: string; nodes: string[] }[]> {
-  await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }));
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.html) }));
+  const found = await accessibilityViolations(page);
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map(({ id, help, nodes }) => ({ id, help, nodes }));
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
