@@ -45,6 +45,16 @@ export async function issueKey(stores: AdminStores, merchantId: string, kind: Ke
   return key;
 }
 
+/** The six keys a new merchant gets: each kind in each mode. */
+const FIRST_KEYS = {
+  secretTest: ['secret', 'test'],
+  publishableTest: ['publishable', 'test'],
+  restrictedTest: ['restricted', 'test'],
+  secretLive: ['secret', 'live'],
+  publishableLive: ['publishable', 'live'],
+  restrictedLive: ['restricted', 'live'],
+} as const satisfies Record<keyof MerchantKeys, readonly [KeyKind, Mode]>;
+
 /** A new merchant, provisioned, with test mode on for every gateway that has a test environment, and all six keys. */
 export async function createMerchant(
   stores: AdminStores,
@@ -60,15 +70,9 @@ export async function createMerchant(
     credentialsLoaded: {},
     rateLimits: {},
   };
-  await stores.merchants.create(merchant);
-  const issue = (kind: KeyKind, mode: Mode) => issueKey(stores, merchant.id, kind, mode, now);
-  const keys: MerchantKeys = {
-    secretTest: await issue('secret', 'test'),
-    publishableTest: await issue('publishable', 'test'),
-    restrictedTest: await issue('restricted', 'test'),
-    secretLive: await issue('secret', 'live'),
-    publishableLive: await issue('publishable', 'live'),
-    restrictedLive: await issue('restricted', 'live'),
-  };
+  const issued = Object.entries(FIRST_KEYS).map(([name, [kind, mode]]) => ({ name, ...newKeyRecord(merchant.id, kind, mode, now) }));
+  // One transaction: a merchant never exists without its keys, nor a key without its merchant.
+  await stores.merchants.create(merchant, { alsoWrite: issued.map(({ record }) => stores.apiKeys.createItem(record)) });
+  const keys = Object.fromEntries(issued.map(({ name, key }) => [name, key])) as Record<keyof MerchantKeys, string>;
   return { merchant, keys };
 }

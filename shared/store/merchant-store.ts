@@ -10,7 +10,8 @@ import type { TransactItem } from './session-store.ts';
 /** Merchants: configuration read on every authenticated request (through a cache), written by the admin CLI. */
 export interface MerchantStore {
   get(merchantId: string): Promise<Merchant | null>;
-  create(merchant: Merchant): Promise<void>;
+  /** Creates the merchant; `alsoWrite` joins other items (its first keys) to the same transaction: all or none. */
+  create(merchant: Merchant, options?: { alsoWrite?: TransactItem[] }): Promise<void>;
   update(merchantId: string, changes: Partial<Omit<Merchant, 'id' | 'createdAt'>>): Promise<Merchant>;
   /**
    * Sets one entry of a map of the merchant (`rateLimits.charge`, `testMode.bank_direct`) and nothing else, so writes
@@ -72,16 +73,10 @@ export function createMerchantStore(db: DynamoDBDocumentClient, tableName: strin
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.merchant(merchantId) }));
       return Item ? toMerchant(Item) : null;
     },
-    async create(merchant) {
-      await conditional(() =>
-        db.send(
-          new PutCommand({
-            TableName: tableName,
-            Item: { ...keys.merchant(merchant.id), type: 'merchant', ...merchant },
-            ConditionExpression: itemDoesNotExist,
-          }),
-        ),
-      );
+    async create(merchant, { alsoWrite = [] } = {}) {
+      const put = { TableName: tableName, Item: { ...keys.merchant(merchant.id), type: 'merchant', ...merchant }, ConditionExpression: itemDoesNotExist };
+      if (alsoWrite.length) await conditional(() => db.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, ...alsoWrite] })));
+      else await conditional(() => db.send(new PutCommand(put)));
     },
     async update(merchantId, changes) {
       const entries = Object.entries(changes).filter(([, v]) => v !== undefined);

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminError, KeyNotFoundError, MerchantNotFoundError } from '../../shared/admin/errors.ts';
 import { listKeys, revokeKey, rotateKey } from '../../shared/admin/key-admin.ts';
-import { hashApiKey } from '../../shared/store/api-key-store.ts';
+import { createMerchant } from '../../shared/admin/merchant-admin.ts';
+import { hashApiKey, type ApiKeyRecord } from '../../shared/store/api-key-store.ts';
+import { ConditionFailedError } from '../../shared/store/conditions.ts';
+import { itemsOfMerchant } from '../support/dynamo.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
 describe('key administration', () => {
@@ -78,5 +81,38 @@ describe('key administration', () => {
   it('refuses an unknown merchant', async () => {
     await expect(rotateKey(sandbox.deps, 'mer_unknown', 'secret', 'test', now())).rejects.toThrow(MerchantNotFoundError);
     await expect(listKeys(sandbox.deps, 'mer_unknown')).rejects.toThrow(MerchantNotFoundError);
+  });
+});
+
+describe('merchant creation', () => {
+  let sandbox: TestSandbox;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+  });
+  afterAll(() => sandbox.stop());
+
+  it('writes the merchant and its six keys together: each key works, and a key that cannot be written leaves nothing', async () => {
+    const { merchant, keys } = await createMerchant(sandbox.deps, { name: 'Tienda completa', now: new Date(sandbox.clock.now()) });
+    expect(Object.keys(keys).sort()).toEqual(['publishableLive', 'publishableTest', 'restrictedLive', 'restrictedTest', 'secretLive', 'secretTest']);
+    expect((await listKeys(sandbox.deps, merchant.id)).map((k) => `${k.kind} ${k.mode}`).sort()).toEqual(
+      ['publishable live', 'publishable test', 'restricted live', 'restricted test', 'secret live', 'secret test'],
+    );
+    for (const key of Object.values(keys)) expect((await sandbox.deps.apiKeys.get(hashApiKey(key)))?.merchantId).toBe(merchant.id);
+
+    // The last key's write is refused (its condition cannot hold): the merchant and the other five are not written either.
+    let written = 0;
+    let refusedMerchant = '';
+    const apiKeys = {
+      ...sandbox.deps.apiKeys,
+      createItem: (record: ApiKeyRecord) => {
+        refusedMerchant = record.merchantId;
+        const item = sandbox.deps.apiKeys.createItem(record);
+        return ++written === 6 ? { Put: { ...item.Put!, ConditionExpression: 'attribute_exists(pk)' } } : item;
+      },
+    };
+    await expect(createMerchant({ ...sandbox.deps, apiKeys }, { name: 'Tienda a medias', now: new Date(sandbox.clock.now()) })).rejects.toBeInstanceOf(ConditionFailedError);
+    expect(refusedMerchant).toMatch(/^mer_/);
+    expect(await sandbox.deps.merchants.get(refusedMerchant)).toBeNull();
+    expect(await itemsOfMerchant(refusedMerchant)).toEqual([]);
   });
 });
