@@ -190,6 +190,9 @@ describe('bad input on every route of the manifest', { timeout: SUITE_TIMEOUT_MS
     const tricks = fc.constantFrom('\u202E', '\u200B', '\u200D', '\uFEFF', '\u0000', '\u0007', '\u2028', '\u0301', 'ﬁ', 'Ａ', '\uD800', '\uDFFF', '😀', '\u00A0', '\r\n', 'İ', 'ß');
     const name = fc.array(fc.oneof(tricks, fc.string({ maxLength: 5, unit: 'binary' }), fc.constantFrom('Ana', ' ', 'Pérez')), { maxLength: 40 }).map((parts) => parts.join(''));
     let backgroundPending = true;
+    // What the merchant owned after the last case, when that case was refused: it wrote nothing (asserted), so the
+    // next case starts from it and needs no scan of its own.
+    let unchanged: Map<string, string> | null = null;
     const invalidUtf8 = fc.uint8Array({ maxLength: 12 }).map((b) => Buffer.concat([Buffer.from([0xc3, 0x28]), Buffer.from(b.filter((x) => x !== 0x22 && x !== 0x5c)), Buffer.from([0xe2, 0x82])]));
 
     await fc.assert(
@@ -199,7 +202,8 @@ describe('bad input on every route of the manifest', { timeout: SUITE_TIMEOUT_MS
         // refused case writes nothing (asserted below), so after one there is nothing to wait for.
         if (backgroundPending) await sandbox.background.drain();
         backgroundPending = false;
-        const before = await merchantSnapshot(sandbox.deps.config.tableName, merchant.id);
+        const before = unchanged ?? (await merchantSnapshot(sandbox.deps.config.tableName, merchant.id));
+        unchanged = null;
         const res = await rawRequest(sandbox.url, 'POST', '/v1/sessions', { headers: { authorization: `Bearer ${keys.secretTest}`, 'content-type': 'application/json' }, body });
         figures.prefillCases++;
         if (res.status === 201) {
@@ -215,7 +219,9 @@ describe('bad input on every route of the manifest', { timeout: SUITE_TIMEOUT_MS
         } else {
           figures.prefillRefused++;
           expectRefusal(res, `prefill ${body.toString('hex').slice(0, 80)}`);
-          expect(snapshotDiff(before, await merchantSnapshot(sandbox.deps.config.tableName, merchant.id))).toEqual([]);
+          const after = await merchantSnapshot(sandbox.deps.config.tableName, merchant.id);
+          expect(snapshotDiff(before, after)).toEqual([]);
+          unchanged = after;
         }
       }),
       { numRuns: PREFILL_RUNS },
