@@ -3,6 +3,7 @@ import { OffsetClock, type Clock } from '../../shared/clock.ts';
 import { DEFAULT_KEY_CACHE_TTL_MS, DEFAULT_MAX_BODY_BYTES } from '../../shared/config.ts';
 import { createFingerprinter, createSecretBox } from '../../shared/crypto/create-crypto.ts';
 import { sandboxUserDirectory, type LocalUserDirectory } from '../../shared/dashboard/local-user-directory.ts';
+import type { PasswordCost } from '../../shared/dashboard/password-hash.ts';
 import { createDeps, type AllDeps, type Parts } from '../../shared/deps.ts';
 import { createGatewayRegistry, DEFAULT_GATEWAY_TIMEOUT_MS } from '../../shared/gateways/gateway-registry.ts';
 import { docsBaseUrlAt } from '../../shared/http/request-id.ts';
@@ -32,6 +33,8 @@ export interface SandboxOptions {
   clock?: OffsetClock;
   /** The time of the users' authenticator apps, which MFA codes are checked against; default real time. */
   authenticatorClock?: Clock;
+  /** scrypt's work factors for dashboard passwords (shared/dashboard/password-hash.ts PASSWORD_COST by default). */
+  passwordCost?: PasswordCost;
   keyCacheTtlMs?: number;
   /** Local key files; defaults to the sandbox environment's, which the admin CLI uses too. */
   keyDir?: string;
@@ -112,7 +115,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   // Every optional part, as local stand-ins: the sandbox runs every route and worker in one process.
   const { ports } = localBackground;
   // Dashboard users sign in against the table (scrypt hashes, locally signed tokens) instead of Cognito.
-  const userDirectory = sandboxUserDirectory({ db, tableName: options.tableName, keyDir: keys.localKeyDir, clock, authenticatorClock: options.authenticatorClock });
+  const userDirectory = sandboxUserDirectory({ db, tableName: options.tableName, keyDir: keys.localKeyDir, clock, authenticatorClock: options.authenticatorClock, passwordCost: options.passwordCost });
   const deps = createDeps({
     config,
     db,

@@ -18,7 +18,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import { join } from 'node:path';
 import { normaliseEmail } from '../domain/dashboard-user.ts';
 import { IncorrectMfaCodeError, IncorrectPasswordError, MfaAlreadyEnabledError, MfaNotEnabledError } from './mfa-errors.ts';
-import { hashPassword, UNMATCHABLE_HASH, verifyPassword } from './password-hash.ts';
+import { hashPassword, PASSWORD_COST, unmatchableHash, verifyPassword, type PasswordCost } from './password-hash.ts';
 import { newTotpSecret, totpStep, totpUri } from './totp.ts';
 import type { LoginUser, SignInResult, TokenClaims, UserDirectory } from './user-directory.ts';
 
@@ -42,6 +42,11 @@ export interface LocalUserDirectoryOptions {
    * since moving the sandbox clock does not move the user's phone. Tests inject one they move instead of waiting.
    */
   authenticatorClock?: Clock;
+  /**
+   * scrypt's work factors for the hashes it makes (default PASSWORD_COST). The test sandbox lowers them: its tests
+   * check what the directory does with a password, not how costly a guess is, and 16384 made a tenth of their CPU.
+   */
+  passwordCost?: PasswordCost;
 }
 
 /** The login item: the password hash and, with MFA on, the sealed TOTP secret and the last time step a code was used for. */
@@ -63,7 +68,9 @@ export interface LocalUserDirectory extends UserDirectory {
   setPassword(userId: string, password: string): Promise<void>;
 }
 
-export function createLocalUserDirectory({ db, tableName, users, signingKey, secretBox, clock, authenticatorClock = systemClock }: LocalUserDirectoryOptions): LocalUserDirectory {
+export function createLocalUserDirectory({ db, tableName, users, signingKey, secretBox, clock, authenticatorClock = systemClock, passwordCost = PASSWORD_COST }: LocalUserDirectoryOptions): LocalUserDirectory {
+  const hash = (password: string) => hashPassword(password, passwordCost);
+  const unmatchable = unmatchableHash(passwordCost);
   const sign = async (claims: Record<string, unknown>, subject: string, lifetimeMs: number) => {
     const now = clock.now();
     const token = await new SignJWT(claims)
@@ -128,7 +135,7 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, sec
   /** The login, once the password matches it; IncorrectPasswordError otherwise. */
   const loginWithPassword = async (userId: string, password: string): Promise<LocalLogin> => {
     const stored = await login(userId);
-    if (!(await verifyPassword(password, stored?.passwordHash ?? UNMATCHABLE_HASH)) || !stored) throw new IncorrectPasswordError();
+    if (!(await verifyPassword(password, stored?.passwordHash ?? unmatchable)) || !stored) throw new IncorrectPasswordError();
     return stored;
   };
   /**
@@ -160,7 +167,7 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, sec
       const user = await users.getByEmail(normaliseEmail(email));
       const stored = user ? await login(user.id) : undefined;
       // An unknown email costs one scrypt as well: the answer's timing does not tell it apart.
-      const matches = await verifyPassword(password, stored?.passwordHash ?? UNMATCHABLE_HASH);
+      const matches = await verifyPassword(password, stored?.passwordHash ?? unmatchable);
       if (!user || !stored || !matches) return { kind: 'refused' };
       if (stored.mustChangePassword) return challenge('new_password', user.id);
       if (stored.mfaSecret) return challenge('mfa', user.id);
@@ -181,22 +188,22 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, sec
       }
       // Taken before the password is replaced or a token issued: a replayed session changes nothing.
       if (!(await takeChallenge(claims.jti, claims.exp))) return { kind: 'refused' };
-      if (purpose === 'new_password') await savePassword(user.id, await hashPassword(answer));
+      if (purpose === 'new_password') await savePassword(user.id, await hash(answer));
       return issue(user.id, user.email);
     },
     async createLogin(user) {
       const password = temporaryPassword();
-      await newLogin(user.id, await hashPassword(password));
+      await newLogin(user.id, await hash(password));
       return { temporaryPassword: password };
     },
     async placeholderLogin() {
       const password = temporaryPassword();
       // The scrypt a real login costs, so the answer takes as long; the hash is kept nowhere: the password opens nothing.
-      await hashPassword(password);
+      await hash(password);
       return { temporaryPassword: password };
     },
     async setPassword(userId, password) {
-      await savePassword(userId, await hashPassword(password));
+      await savePassword(userId, await hash(password));
     },
     async mfaEnabled(userId) {
       return Boolean((await login(userId))?.mfaSecret);
@@ -251,7 +258,7 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, sec
  * @example
  * const directory = sandboxUserDirectory({ db, tableName, keyDir: '.sandbox/keys', clock });
  */
-export function sandboxUserDirectory({ db, tableName, keyDir, clock, authenticatorClock }: Pick<LocalUserDirectoryOptions, 'db' | 'tableName' | 'clock' | 'authenticatorClock'> & { keyDir: string }): LocalUserDirectory {
+export function sandboxUserDirectory({ db, tableName, keyDir, clock, authenticatorClock, passwordCost }: Pick<LocalUserDirectoryOptions, 'db' | 'tableName' | 'clock' | 'authenticatorClock' | 'passwordCost'> & { keyDir: string }): LocalUserDirectory {
   return createLocalUserDirectory({
     db,
     tableName,
@@ -260,5 +267,6 @@ export function sandboxUserDirectory({ db, tableName, keyDir, clock, authenticat
     secretBox: localSecretBox(keyDir),
     clock,
     authenticatorClock,
+    passwordCost,
   });
 }

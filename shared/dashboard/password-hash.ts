@@ -4,7 +4,14 @@
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-const COST = { N: 16384, r: 8, p: 1 } as const;
+/** scrypt's work factors: N (CPU and memory, a power of two), r (block size), p (parallelism). */
+export interface PasswordCost {
+  N: number;
+  r: number;
+  p: number;
+}
+/** The sandbox's default: about 30 ms of CPU per hash on a 2026 server core. */
+export const PASSWORD_COST: PasswordCost = { N: 16384, r: 8, p: 1 };
 const KEY_BYTES = 32;
 
 const derive = (password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> =>
@@ -17,10 +24,10 @@ const derive = (password: string, salt: Buffer, options: ScryptOptions): Promise
  * const stored = await hashPassword('correct horse battery staple');
  * await verifyPassword('correct horse battery staple', stored) // true
  */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: PasswordCost = PASSWORD_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, COST);
-  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(password, salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 /** Whether `password` matches `stored`; a malformed `stored` never matches. Constant time in the comparison. */
@@ -32,5 +39,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-/** A hash no password matches in practice: checked when the email has no account, so both answers take as long. */
-export const UNMATCHABLE_HASH = `scrypt$${COST.N}$${COST.r}$${COST.p}$${Buffer.alloc(16).toString('base64url')}$${Buffer.alloc(KEY_BYTES).toString('base64url')}`;
+/** A hash no password matches in practice, at that cost: checked when the email has no account, so both answers take as long. */
+export const unmatchableHash = (cost: PasswordCost = PASSWORD_COST): string =>
+  `scrypt$${cost.N}$${cost.r}$${cost.p}$${Buffer.alloc(16).toString('base64url')}$${Buffer.alloc(KEY_BYTES).toString('base64url')}`;

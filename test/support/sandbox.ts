@@ -7,6 +7,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/**
+ * scrypt's work factor for the test sandboxes' dashboard passwords: 1024 instead of the sandbox's 16384. The tests
+ * check what the directory does with a password (refused, locked, changed), not how costly a guess is; at 16384 the
+ * hashes were half of test/dashboard's CPU (docs/benchmarks.md).
+ */
+const TEST_PASSWORD_COST = { N: 1024, r: 8, p: 1 };
+
 /** Local keys of this test process: never the developer's .sandbox/keys. */
 const TEST_KEY_DIR = mkdtempSync(join(tmpdir(), 'svc-test-keys-'));
 
@@ -62,6 +69,7 @@ export async function startTestSandbox(
     tableName,
     clock,
     authenticatorClock,
+    passwordCost: TEST_PASSWORD_COST,
     keyCacheTtlMs: options.keyCacheTtlMs,
     keyDir: options.keyDir ?? TEST_KEY_DIR,
     gatewayTimeoutMs: options.gatewayTimeoutMs,
