@@ -44,7 +44,7 @@ export interface LocalUserDirectoryOptions {
   authenticatorClock?: Clock;
   /**
    * scrypt's work factors for the hashes it makes (default PASSWORD_COST). The test sandbox lowers them: its tests
-   * check what the directory does with a password, not how costly a guess is, and 16384 made a tenth of their CPU.
+   * check what the directory does with a password, not how costly a guess is (test/support/sandbox.ts).
    */
   passwordCost?: PasswordCost;
 }

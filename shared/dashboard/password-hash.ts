@@ -10,7 +10,7 @@ export interface PasswordCost {
   r: number;
   p: number;
 }
-/** The sandbox's default: about 30 ms of CPU per hash on a 2026 server core. */
+/** The sandbox's default: about 30 ms of CPU per hash on the two-core CI machine. */
 export const PASSWORD_COST: PasswordCost = { N: 16384, r: 8, p: 1 };
 const KEY_BYTES = 32;
 
