@@ -22,6 +22,7 @@ const ISOLATED_FILES = [
 ];
 
 const common = {
+  setupFiles: ['test/setup/no-client-left-mocked.ts'],
   testTimeout: 30_000,
   hookTimeout: 60_000,
   // CDK's built-in CloudFormation validation runs on every synthesis and only warns unless told otherwise: the one

@@ -1,7 +1,7 @@
 import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { atExpression, createEventBridgeScheduler } from '../../shared/background/eventbridge-scheduler.ts';
 import { queuesFromEnvironment } from '../../shared/background/queues-from-environment.ts';
 import { schedulerFromEnvironment } from '../../shared/background/scheduler-from-environment.ts';
@@ -11,6 +11,7 @@ import type { CoreDeps } from '../../shared/deps.ts';
 describe('createSqsQueue', () => {
   const sqs = mockClient(SQSClient);
   beforeEach(() => sqs.reset());
+  afterAll(() => sqs.restore());
 
   it('sends JSON with the delay clamped to SQS limits and changes visibility', async () => {
     const queue = createSqsQueue(new SQSClient({ region: 'us-east-1' }), 'https://sqs.example/q');
@@ -41,6 +42,7 @@ describe('createSqsQueue', () => {
 describe('createEventBridgeScheduler', () => {
   const scheduler = mockClient(SchedulerClient);
   beforeEach(() => scheduler.reset());
+  afterAll(() => scheduler.restore());
   const make = () => createEventBridgeScheduler(new SchedulerClient({ region: 'us-east-1' }), { groupName: 'g', targetArn: 'arn:fn', roleArn: 'arn:role', deadLetterArn: 'arn:dlq' });
 
   it('creates a one-time, self-deleting schedule with no flexible window, retries and a dead-letter queue', async () => {

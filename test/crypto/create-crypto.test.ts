@@ -3,13 +3,14 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createFingerprinter, createSecretBox, cryptoConfigFromEnvironment, cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 
 const keyArn = 'arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 const newKeyDir = () => join(mkdtempSync(join(tmpdir(), 'svc-keys-')), 'keys');
 const kms = mockClient(KMSClient);
 afterEach(() => kms.reset());
+afterAll(() => kms.restore());
 
 describe('cryptoConfigFromEnvironment', () => {
   it('reads the KMS keys and the local key directory, treating empty values as unset', () => {

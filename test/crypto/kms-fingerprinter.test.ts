@@ -1,11 +1,12 @@
 import { GenerateMacCommand, KMSClient } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { kmsFingerprinter } from '../../shared/crypto/kms-fingerprinter.ts';
 
 // KMS has no local engine: the client is mocked here, and the local stand-in is tested in local-fingerprinter.test.ts.
 const kms = mockClient(KMSClient);
 afterEach(() => kms.reset());
+afterAll(() => kms.restore());
 
 const keyId = 'arn:aws:kms:us-east-1:111122223333:key/0b5f7f6e-hmac';
 
