@@ -2,16 +2,12 @@
  * The signed-in user: the API's token, when it expires, and who the user is. Kept in sessionStorage (this tab only,
  * gone when the tab closes; a reload keeps it). The data mode (live or test) is remembered across sessions.
  */
-export type Role = 'admin' | 'developer' | 'read_only';
-export type Mode = 'live' | 'test';
+import type { z } from 'zod';
+import type { DashboardUserSchema } from '../../shared/schemas/dashboard-responses.ts';
 
-export interface DashboardUser {
-  id: string;
-  email: string;
-  role: Role;
-  merchantId: string;
-  createdAt?: string;
-}
+export type DashboardUser = z.output<typeof DashboardUserSchema>;
+export type Role = DashboardUser['role'];
+export type Mode = 'live' | 'test';
 
 export interface SignedIn {
   token: string;

@@ -10,7 +10,7 @@ import { LOGO_CONTENT_TYPES } from '../domain/merchant-branding.ts';
 import { LAST_ADMIN_ERRORS } from '../dashboard/errors.ts';
 import { CardListSchema, CardSchema, ServerChargeSchema } from '../schemas/card-schemas.ts';
 import { CheckoutChargeResultSchema, CheckoutSessionSchema } from '../schemas/checkout-schemas.ts';
-import { AuditLogSchema, CreatedUserSchema, DeletedUserSchema, KeyListSchema, KeyResultSchema, MeSchema, MfaEnrolmentSchema, MfaStateSchema, OverviewSchema, PaymentDetailSchema, PaymentListSchema, RolledKeySchema, SettingsSchema, SignInResultSchema, SignedOutSchema, UserListSchema, UserResultSchema } from '../schemas/dashboard-schemas.ts';
+import { AuditLogSchema, CreatedUserSchema, DeletedUserSchema, KeyListSchema, KeyResultSchema, MeSchema, MfaEnrolmentSchema, MfaStateSchema, OverviewSchema, PaymentDetailSchema, PaymentListSchema, RolledKeySchema, SettingsSchema, SignInResultSchema, SignedOutSchema, UserListSchema, UserResultSchema } from '../schemas/dashboard-responses.ts';
 import { RefundListSchema, RefundSchema } from '../schemas/refund-schemas.ts';
 import { SessionListSchema, SessionSchema } from '../schemas/session-schemas.ts';
 import { AnalyticsSummarySchema, TransactionDetailSchema, TransactionListSchema } from '../schemas/transaction-schemas.ts';

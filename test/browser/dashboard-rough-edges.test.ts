@@ -8,6 +8,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
+import { openSession } from '../support/checkout.ts';
 import {
   BROWSER_TEST_TIMEOUT,
   checkoutPayment,
@@ -170,6 +171,18 @@ describe('dashboard rough edges of issue 24', BROWSER_TEST_TIMEOUT, () => {
     await page.locator('.attempt dd', { hasText: 'Bank (direct connection)' }).waitFor(WAIT);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'edges-desktop-payment-detail-english');
+    expect(errors).toEqual([]);
+  });
+
+  it('marks a test session nobody has tried to pay as a test payment on its page', async () => {
+    // Its page has no attempt to read the mode from: the session's own mode says it.
+    const unpaid = await openSession(harness.sandbox, harness.keys.secretTest, { amountMinor: 990, customerRef: CUSTOMER });
+    const { page, errors } = await harness.open(DESKTOP);
+    await signIn(page, harness.admin);
+    await useTestData(page);
+    await page.goto(`${harness.sandbox.url}/dashboard/#/payments/${unpaid.reference}`);
+    await page.getByRole('heading', { level: 1, name: new RegExp(unpaid.reference) }).waitFor(WAIT);
+    expect(await page.locator('main h1 .badge.test').textContent()).toBe('Prueba');
     expect(errors).toEqual([]);
   });
 

@@ -184,7 +184,6 @@ export const en: Dictionary = {
     noAttempts: 'This session has no charge attempts yet.',
     attempt: (n: number, reference: string) => `Attempt ${n}: ${reference}`,
     bankCode: 'Bank code',
-    errorCode: 'Error code',
     bankMessage: 'Bank message',
     technicalDetail: 'Bank’s technical text (untranslated)',
     document: 'Document charged',

@@ -185,7 +185,6 @@ export const es = {
     noAttempts: 'Esta sesión todavía no tiene intentos de cobro.',
     attempt: (n: number, reference: string) => `Intento ${n}: ${reference}`,
     bankCode: 'Código del banco',
-    errorCode: 'Código de error',
     bankMessage: 'Mensaje del banco',
     technicalDetail: 'Texto técnico del banco (en inglés, sin traducir)',
     document: 'Documento cobrado',

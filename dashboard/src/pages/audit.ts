@@ -10,7 +10,7 @@ import { t } from '../i18n.ts';
 import { gatewayName } from '../names.ts';
 import { cursorPager } from '../pager.ts';
 import { routeHref, type Route } from '../router.ts';
-import type { AuditEntry, Page } from '../types.ts';
+import type { AuditEntry, AuditLog } from '../types.ts';
 import { emptyState, table } from '../ui.ts';
 
 const PAGE_SIZE = 20;
@@ -65,7 +65,7 @@ function target(entry: AuditEntry): Child {
 export async function renderAudit(view: HTMLElement, route: Route): Promise<void> {
   const s = t().settings;
   const cursor = route.query.get('cursor') ?? undefined;
-  const page = await api<Page<AuditEntry>>('GET', '/v1/dashboard/audit-log', { query: { cursor, limit: PAGE_SIZE } });
+  const page = await api<AuditLog>('GET', '/v1/dashboard/audit-log', { query: { cursor, limit: PAGE_SIZE } });
   const rows = page.data.map((entry) => [
     h('time', { datetime: entry.at, class: 'nowrap' }, formatDateTime(entry.at)),
     h('span', { class: 'break' }, entry.email),

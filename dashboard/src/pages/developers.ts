@@ -8,7 +8,7 @@ import { formatDateTime } from '../format.ts';
 import { t } from '../i18n.ts';
 import { leastRoleToManageKey } from '../../../shared/auth/key-permissions.ts';
 import { can } from '../session.ts';
-import type { ApiKey } from '../types.ts';
+import type { ApiKey, KeyList, RolledKey } from '../types.ts';
 import { badge, confirmThenRun, emptyState, notice, noticeRegion, secretReveal, section, table } from '../ui.ts';
 
 const keyLabel = (key: ApiKey) => `${key.prefix}…${key.last4}`;
@@ -23,15 +23,15 @@ export async function renderDevelopers(view: HTMLElement): Promise<void> {
   const act = (button: HTMLButtonElement, question: string, confirmLabel: string, action: () => Promise<void>) => confirmThenRun(button, question, confirmLabel, region, action);
 
   const draw = async () => {
-    const keys = await api<ApiKey[] | { data: ApiKey[] }>('GET', '/v1/dashboard/keys');
-    const rows = (Array.isArray(keys) ? keys : keys.data).map((key) => {
+    const { data: keys } = await api<KeyList>('GET', '/v1/dashboard/keys');
+    const rows = keys.map((key) => {
       const label = keyLabel(key);
       const buttons = h('div', { class: 'actions' });
       if (key.status === 'active' && can(leastRoleToManageKey(key))) {
         const roll = h('button', { type: 'button', class: 'secondary small', 'aria-label': `${d.roll} ${label}` }, d.roll);
         roll.addEventListener('click', () =>
           act(roll, d.confirmRoll(label), d.roll, async () => {
-            const rolled = await api<{ key: ApiKey; secret: string }>('POST', `/v1/dashboard/keys/${encodeURIComponent(key.id)}/roll`);
+            const rolled = await api<RolledKey>('POST', `/v1/dashboard/keys/${encodeURIComponent(key.id)}/roll`);
             await draw();
             const reveal = secretReveal(`${d.newSecret} (${d.kinds[rolled.key.kind] ?? rolled.key.kind}, ${rolled.key.mode === 'test' ? t().common.test : t().common.live})`, rolled.secret);
             replace(secretSlot, reveal);

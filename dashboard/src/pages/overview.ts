@@ -34,7 +34,7 @@ export async function renderOverview(view: HTMLElement): Promise<void> {
     h('a', { href: routeHref('payments', f.reference) }, f.reference),
     h('span', { class: 'amount' }, formatMoney(f.amountMinor, f.currency, locale())),
     badge(f.status),
-    f.declineReason ?? f.declineCode ?? t().common.none,
+    f.declineReason ?? f.errorCode ?? t().common.none,
     formatDateTime(f.createdAt),
   ]);
   replace(

@@ -28,8 +28,7 @@ function attempt(transaction: TransactionDetail, index: number): HTMLElement {
     h('h3', { class: 'break' }, d.attempt(index + 1, transaction.reference), ' ', badge(transaction.status), transaction.test ? testFlag() : null),
     declined && transaction.declineReason ? h('p', { class: 'decline-reason' }, h('strong', {}, `${d.bankMessage}: `), h('span', { lang: 'es' }, transaction.declineReason)) : null,
     facts([
-      [d.bankCode, transaction.declineCode ?? transaction.errorCode ? h('code', {}, transaction.declineCode ?? transaction.errorCode) : null],
-      [d.errorCode, transaction.declineCode && transaction.errorCode && transaction.errorCode !== transaction.declineCode ? h('code', {}, transaction.errorCode) : null],
+      [d.bankCode, transaction.errorCode ? h('code', {}, transaction.errorCode) : null],
       // The connectors' technical text is English (the API's language), whatever the page's.
       [d.technicalDetail, transaction.detail ? h('span', { lang: 'en' }, transaction.detail) : null],
       [t().detail.amount, formatMoney(transaction.amountMinor, transaction.currency, locale())],
@@ -52,19 +51,18 @@ export async function renderPaymentDetail(view: HTMLElement, reference: string):
   const detail = await api<PaymentDetail>('GET', path);
   const region = noticeRegion();
   const deliveries = h('div', {});
-  const drawDeliveries = (list: NonNullable<PaymentDetail['deliveries']>): void =>
+  const drawDeliveries = (list: PaymentDetail['deliveries']): void =>
     replace(
       deliveries,
       list.length
-        ? deliveryTable(d.deliveriesTitle, list, region, async (): Promise<void> => drawDeliveries((await api<PaymentDetail>('GET', path)).deliveries ?? []))
+        ? deliveryTable(d.deliveriesTitle, list, region, async (): Promise<void> => drawDeliveries((await api<PaymentDetail>('GET', path)).deliveries))
         : emptyState(d.noDeliveries),
     );
-  // Deliveries are listed once the events were written; an answer without them lists none.
-  drawDeliveries(detail.deliveries ?? []);
+  drawDeliveries(detail.deliveries);
 
   const session = detail.session;
   const first = detail.transactions[0];
-  const test = session?.test ?? first?.test ?? false;
+  const test = session ? session.mode === 'test' : (first?.test ?? false);
   replace(
     view,
     h('p', {}, h('a', { href: routeHref('payments') }, `← ${d.back}`)),

@@ -12,7 +12,7 @@ import { cardLabel, paymentStatusLabel } from '../names.ts';
 import { cursorPager } from '../pager.ts';
 import { navigate, routeHref, type Route } from '../router.ts';
 import { currentMode } from '../session.ts';
-import type { Page, PaymentSummary } from '../types.ts';
+import type { PaymentList } from '../types.ts';
 import { badge, emptyState, field, noLiveDataState, select, table, testFlag } from '../ui.ts';
 
 const FILTERS = ['query', 'lastFour', 'amountMinor', 'status', 'currency', 'from', 'to'] as const;
@@ -73,7 +73,7 @@ export async function renderPayments(view: HTMLElement, route: Route): Promise<v
   const filters = Object.fromEntries(FILTERS.map((name) => [name, route.query.get(name) ?? undefined]));
   const searchKey = `${currentMode()}|${FILTERS.map((name) => filters[name] ?? '').join('|')}`;
   const cursor = route.query.get('cursor') ?? undefined;
-  const page = await api<Page<PaymentSummary>>('GET', '/v1/dashboard/payments', {
+  const page = await api<PaymentList>('GET', '/v1/dashboard/payments', {
     query: { ...filters, from: dayBoundary(filters.from ?? null, false), to: dayBoundary(filters.to ?? null, true), cursor, limit: PAGE_SIZE },
   });
 

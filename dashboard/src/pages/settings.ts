@@ -9,7 +9,7 @@ import { formatDate, formatDateTime } from '../format.ts';
 import { t } from '../i18n.ts';
 import { gatewayName } from '../names.ts';
 import { can, currentSession } from '../session.ts';
-import type { DashboardUserRow, Settings } from '../types.ts';
+import type { CreatedUser, Settings, UserList } from '../types.ts';
 import { badge, confirmThenRun, errorMessage, field, InputError, notice, noticeRegion, runWithNotice, secretReveal, section, select, table } from '../ui.ts';
 
 const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
@@ -144,8 +144,7 @@ async function usersSection(): Promise<HTMLElement> {
   const me = currentSession()?.user.id;
   const roleOptions = ROLES.map((role): [string, string] => [role, t().roles[role] ?? role]);
   const draw = async () => {
-    const answer = await api<DashboardUserRow[] | { data: DashboardUserRow[] }>('GET', '/v1/dashboard/users');
-    const users = Array.isArray(answer) ? answer : answer.data;
+    const { data: users } = await api<UserList>('GET', '/v1/dashboard/users');
     const rows = users.map((user) => {
       const self = user.id === me;
       const role = select('role', roleOptions, user.role);
@@ -172,7 +171,7 @@ async function usersSection(): Promise<HTMLElement> {
   const secretSlot = h('div', {});
   const invite = h('form', { class: 'inline-form', 'aria-label': s.inviteTitle }, field(s.email, email), field(s.role, role), h('button', { type: 'submit', class: 'primary' }, s.invite));
   submitting(invite, region, async () => {
-    const invited = await api<{ user: DashboardUserRow; temporaryPassword?: string }>('POST', '/v1/dashboard/users', { body: { email: email.value.trim(), role: role.value } });
+    const invited = await api<CreatedUser>('POST', '/v1/dashboard/users', { body: { email: email.value.trim(), role: role.value } });
     replace(secretSlot, invited.temporaryPassword ? secretReveal(s.invited(invited.user.email), invited.temporaryPassword, s.temporaryPassword) : '');
     email.value = '';
     return s.invited(invited.user.email);
