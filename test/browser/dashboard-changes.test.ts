@@ -99,6 +99,9 @@ describe('dashboard changes, each visible in the API', BROWSER_TEST_TIMEOUT, () 
     const settings = (await harness.sandbox.request('GET', '/v1/dashboard/settings', { key: await harness.tokenOf(harness.admin) })).body;
     expect(settings.logoUrl).toMatch(/^\/v1\/checkout\/logos\//);
     await expect.poll(() => page.getByRole('img', { name: 'Vista previa del logo' }).getAttribute('src'), WAIT).toBe(settings.logoUrl);
+    // The checkout reads the merchant through the API's cache (keyCacheTtlMs): move the sandbox clock past it
+    // instead of waiting it out.
+    harness.sandbox.advance(harness.sandbox.deps.config.keyCacheTtlMs / 1000);
     const session = await openSession(harness.sandbox, harness.keys.secretTest, { amountMinor: 5000 });
     const checkout = await page.context().newPage();
     await expect

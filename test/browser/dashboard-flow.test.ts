@@ -5,6 +5,7 @@
  * read-only user can do none of it: the page offers no control, and the API refuses the calls with 403.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEY_REVOCATION_BOUND_MS } from '../../shared/auth/authenticator.ts';
 import { openSession } from '../support/checkout.ts';
 import {
   BROWSER_TEST_TIMEOUT,
@@ -154,6 +155,8 @@ describe('dashboard: the merchant flow of issue 15', BROWSER_TEST_TIMEOUT, () =>
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'flow-desktop-key-rolled');
     expect((await harness.sandbox.request('GET', '/v1/sessions', { key: newKey })).status).toBe(200);
+    // The old key is refused once the API's key cache lets it go (KEY_REVOCATION_BOUND_MS): move the sandbox clock.
+    harness.sandbox.advance(KEY_REVOCATION_BOUND_MS / 1000);
     await expect.poll(async () => (await harness.sandbox.request('GET', '/v1/sessions', { key: harness.keys.secretTest })).status, { timeout: 60_000 }).toBe(401);
     // Shown once: back on the page, only the prefix and last characters remain.
     await goTo(page, 'Resumen');
@@ -162,7 +165,9 @@ describe('dashboard: the merchant flow of issue 15', BROWSER_TEST_TIMEOUT, () =>
     expect(await page.content()).not.toContain(newKey);
     await page.getByText(`sk_test_…${newKey.slice(-4)}`).waitFor(WAIT);
 
-    // The checkout now names the business to its buyers.
+    // The checkout now names the business to its buyers, once the API's merchant cache (keyCacheTtlMs) lets the old
+    // name go: the sandbox clock is moved past it instead of waiting.
+    harness.sandbox.advance(harness.sandbox.deps.config.keyCacheTtlMs / 1000);
     const session = await openSession(harness.sandbox, newKey, { amountMinor: 5000 });
     const checkout = await page.context().newPage();
     await expect
