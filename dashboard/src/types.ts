@@ -9,7 +9,6 @@ import type {
   AuditEntrySchema,
   AuditLogSchema,
   CreatedUserSchema,
-  DashboardUserSchema,
   KeyListSchema,
   MeSchema,
   OverviewSchema,
@@ -40,7 +39,6 @@ export type KeyList = z.output<typeof KeyListSchema>;
 export type RolledKey = z.output<typeof RolledKeySchema>;
 
 export type Settings = z.output<typeof SettingsSchema>;
-export type DashboardUserRow = z.output<typeof DashboardUserSchema>;
 export type UserList = z.output<typeof UserListSchema>;
 export type CreatedUser = z.output<typeof CreatedUserSchema>;
 
