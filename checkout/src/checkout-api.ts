@@ -3,7 +3,7 @@
  * /v1/checkout/* behaviour in AWS). Card data travels in request bodies only, never in a URL.
  */
 import type { z } from 'zod';
-import type { CheckoutChargeResultSchema, CheckoutSessionSchema } from '../../shared/schemas/checkout-schemas.ts';
+import type { CheckoutChargeResultSchema, CheckoutSessionSchema } from '../../shared/schemas/checkout-responses.ts';
 import type { ErrorBody } from '../../shared/http/response.ts';
 
 export type CheckoutSession = z.output<typeof CheckoutSessionSchema> & { serverTime?: string };

@@ -3,7 +3,7 @@
  * page's bundle holds no zod). The dashboard's own routes answer what shared/schemas/dashboard-responses.ts says.
  */
 import type { z } from 'zod';
-import type { CardSchema } from '../../shared/schemas/card-schemas.ts';
+import type { CardSchema } from '../../shared/schemas/card-responses.ts';
 import type {
   ApiKeySummarySchema,
   AuditEntrySchema,
@@ -18,7 +18,7 @@ import type {
   SettingsSchema,
   UserListSchema,
 } from '../../shared/schemas/dashboard-responses.ts';
-import type { WebhookDeliverySchema, WebhookEndpointSchema } from '../../shared/schemas/webhook-schemas.ts';
+import type { WebhookDeliverySchema, WebhookEndpointSchema } from '../../shared/schemas/webhook-responses.ts';
 
 export type Card = z.output<typeof CardSchema>;
 export type WebhookEndpoint = z.output<typeof WebhookEndpointSchema>;

@@ -3,32 +3,17 @@
  * /v1/openapi.json: a change to a schema changes these types, the document and the validation together.
  */
 import type * as z from 'zod';
-import type { CardListSchema, CardSchema, CreateChargeBodySchema, ListCardsQuerySchema } from '../schemas/card-schemas.ts';
-import type { CreateSessionBodySchema, ListSessionsQuerySchema, SessionListSchema, SessionSchema } from '../schemas/session-schemas.ts';
-import type {
-  AnalyticsSummaryQuerySchema,
-  AnalyticsSummarySchema,
-  ListTransactionsQuerySchema,
-  TransactionDetailSchema,
-  TransactionSchema,
-  TransactionListSchema,
-} from '../schemas/transaction-schemas.ts';
-import type {
-  CreatedWebhookEndpointSchema,
-  CreateWebhookEndpointBodySchema,
-  DeletedWebhookEndpointSchema,
-  ListWebhookDeliveriesQuerySchema,
-  ListWebhookEndpointsQuerySchema,
-  TestWebhookEndpointQuerySchema,
-  UpdateWebhookEndpointBodySchema,
-  WebhookDeliveryListSchema,
-  WebhookDeliverySchema,
-  WebhookEndpointListSchema,
-  WebhookEndpointSchema,
-  WebhookTestResultSchema,
-} from '../schemas/webhook-schemas.ts';
-import type { ErrorSchema } from '../schemas/common.ts';
-import type { CreateRefundBodySchema, RefundListSchema, RefundSchema } from '../schemas/refund-schemas.ts';
+import type { CreateChargeBodySchema, ListCardsQuerySchema } from '../schemas/card-schemas.ts';
+import type { CardListSchema, CardSchema } from '../schemas/card-responses.ts';
+import type { CreateSessionBodySchema, ListSessionsQuerySchema } from '../schemas/session-schemas.ts';
+import type { SessionListSchema, SessionSchema } from '../schemas/session-responses.ts';
+import type { AnalyticsSummaryQuerySchema, ListTransactionsQuerySchema } from '../schemas/transaction-schemas.ts';
+import type { AnalyticsSummarySchema, TransactionDetailSchema, TransactionSchema, TransactionListSchema } from '../schemas/transaction-responses.ts';
+import type { CreateWebhookEndpointBodySchema, ListWebhookDeliveriesQuerySchema, ListWebhookEndpointsQuerySchema, TestWebhookEndpointQuerySchema, UpdateWebhookEndpointBodySchema } from '../schemas/webhook-schemas.ts';
+import type { CreatedWebhookEndpointSchema, DeletedWebhookEndpointSchema, WebhookDeliveryListSchema, WebhookDeliverySchema, WebhookEndpointListSchema, WebhookEndpointSchema, WebhookTestResultSchema } from '../schemas/webhook-responses.ts';
+import type { ErrorSchema } from '../schemas/common-responses.ts';
+import type { CreateRefundBodySchema } from '../schemas/refund-schemas.ts';
+import type { RefundListSchema, RefundSchema } from '../schemas/refund-responses.ts';
 
 /** Query strings travel as text; the client also takes numbers for the integer parameters. */
 type QueryOf<S extends z.ZodType> = { [K in keyof z.input<S>]?: z.input<S>[K] | number };

@@ -1,52 +1,8 @@
 import * as z from 'zod';
 import { METADATA_LIMITS, metadataBytes } from '../domain/metadata.ts';
 
-export const ErrorSchema = z
-  .object({
-    statusCode: z.int(),
-    error: z.string(),
-    message: z.string(),
-    code: z.string().meta({ description: 'Machine-readable error code; branch on this, not on the message.' }),
-    field: z.string().optional().meta({ description: 'The offending parameter, when there is one.' }),
-    errors: z
-      .array(z.object({ param: z.string().optional(), code: z.string(), message: z.string() }))
-      .optional()
-      .meta({ description: 'Invalid input (400 parameter_*): every problem of the path, query and body; the first is also message, field and code.' }),
-    requestId: z.string().meta({ description: 'The Request-Id of the answer: quote it to support.', example: 'req_4a7c2f0e-58f1-4b43-9d0c-2d6f0c8e1b3a' }),
-    docUrl: z.string().meta({ description: "Absolute URL of the code's entry in the docs' error catalogue (<DOCS_BASE_URL>#error-<code>; in the sandbox http://localhost:4010/docs/errors#error-<code>)." }),
-  })
-  .meta({
-    id: 'Error',
-    example: {
-      statusCode: 400,
-      error: 'Bad Request',
-      message: 'Invalid amountMinor: amounts are integers in minor units (cents): 10.50 is 1050.',
-      code: 'parameter_invalid',
-      field: 'amountMinor',
-      errors: [
-        { param: 'amountMinor', code: 'parameter_invalid', message: 'Invalid amountMinor: amounts are integers in minor units (cents): 10.50 is 1050.' },
-        { param: 'currency', code: 'parameter_missing', message: 'Missing required parameter: currency.' },
-      ],
-      requestId: 'req_4a7c2f0e-58f1-4b43-9d0c-2d6f0c8e1b3a',
-      docUrl: 'http://localhost:4010/docs/errors#error-parameter_invalid',
-    },
-  });
-
 /** Largest `limit` of a cursor list (docs/api.md, "Lists"). */
 export const MAX_LIST_LIMIT = 100;
-
-/**
- * The envelope of the lists the spec leaves open (docs/api.md, "Lists"): a page of `data`, whether more follow, and the
- * cursor to send as startingAfter for the next page.
- */
-export const cursorListSchema = <T extends z.ZodType>(item: T, id: string) =>
-  z
-    .object({
-      data: z.array(item),
-      hasMore: z.boolean().meta({ description: 'More items follow this page.' }),
-      nextCursor: z.string().nullable().meta({ description: 'Send it as startingAfter for the next page; null on the last page (the id of the last item otherwise).' }),
-    })
-    .meta({ id });
 
 /** The query of a cursor list: `limit` (1-100, default 10) and `startingAfter` (an id of the list, e.g. the last nextCursor). */
 export const cursorListQuery = (idPattern: RegExp, what: string) => ({
@@ -92,8 +48,3 @@ export const MetadataInputSchema = z
     description: 'Your own key-value pairs, returned on the object and in its events; never interpreted. Up to 20 keys (1-40 characters), string values up to 500 characters, 8 KiB in all. Never put card data or secrets here.',
     example: { orderId: 'order_42', channel: 'web' },
   });
-
-/** Metadata as answered: always an object ({} when none was sent). */
-export const MetadataSchema = z
-  .record(z.string(), z.string())
-  .meta({ id: 'Metadata', description: 'The metadata sent when the object was created; {} when none.', example: { orderId: 'order_42' } });

@@ -9,9 +9,9 @@ import { AUDIT_ACTIONS } from '../domain/audit-entry.ts';
 import { CURRENCIES, GATEWAY_IDS } from '../domain/merchant.ts';
 import { ROLES } from '../domain/roles.ts';
 import { TRANSACTION_STATUSES } from '../domain/transaction.ts';
-import { SessionSchema } from './session-schemas.ts';
-import { TransactionDetailSchema } from './transaction-schemas.ts';
-import { WebhookDeliverySchema } from './webhook-schemas.ts';
+import { SessionSchema } from './session-responses.ts';
+import { TransactionDetailSchema } from './transaction-responses.ts';
+import { WebhookDeliverySchema } from './webhook-responses.ts';
 
 export const DashboardUserSchema = z.object({
   id: z.string(),

@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { CURRENCIES } from '../domain/merchant.ts';
-import { REFUND_REASONS, REFUND_STATUSES } from '../domain/refund.ts';
+import { REFUND_REASONS } from '../domain/refund.ts';
 
 export const CreateRefundBodySchema = z
   .strictObject({
@@ -15,31 +14,3 @@ export const CreateRefundBodySchema = z
   .meta({ id: 'CreateRefundBody', example: { amountMinor: 500, reason: 'requested_by_customer' } });
 
 export type CreateRefundBody = z.output<typeof CreateRefundBodySchema>;
-
-export const RefundSchema = z
-  .object({
-    reference: z.string().meta({ example: 'ref_3f1c9a0d2b7e4c58a6d1f0e9b2c4a7d1' }),
-    transactionReference: z.string(),
-    test: z.boolean(),
-    method: z.enum(['refund', 'void']).meta({ description: 'void: the processor cancelled a charge of the same day before settling it; refund otherwise.' }),
-    amountMinor: z.int(),
-    currency: z.enum(CURRENCIES),
-    status: z.enum(REFUND_STATUSES).meta({ description: 'pending until the bank has paid it out (or answered at all); then succeeded or failed.' }),
-    reason: z.enum(REFUND_REASONS).nullable(),
-    processorReference: z.string().nullable().meta({ description: "The bank's reference of the refund or void." }),
-    errorCode: z.string().nullable().meta({ description: 'Why it failed: the bank code, or processor_unavailable. Null unless failed.' }),
-    declineReason: z.string().nullable().meta({ description: 'Spanish text for the buyer; may change. Null unless failed.' }),
-    detail: z.string().nullable().meta({ description: 'Technical reason of a failure.' }),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .meta({ id: 'Refund' });
-
-export const RefundListSchema = z
-  .object({
-    data: z.array(RefundSchema).meta({ description: 'Oldest first.' }),
-    transactionReference: z.string(),
-    amountMinor: z.int().meta({ description: 'The approved amount of the transaction.' }),
-    amountRefundedMinor: z.int().meta({ description: 'Sum of the refunds that succeeded.' }),
-  })
-  .meta({ id: 'RefundList' });

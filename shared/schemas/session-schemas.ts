@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { CURRENCIES } from '../domain/merchant.ts';
 import { DOCUMENT_TYPES, normalisePrefill, prefillIssues, prefillOrNull } from '../domain/prefill.ts';
 import { SESSION_DURATION_MINUTES } from '../domain/session.ts';
-import { CLOSED_REASONS, SESSION_STATUSES } from '../domain/session-state.ts';
-import { MetadataInputSchema, MetadataSchema, queryInt } from './common.ts';
+import { SESSION_STATUSES } from '../domain/session-state.ts';
+import { MetadataInputSchema, queryInt } from './common.ts';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -53,39 +53,3 @@ export const ListSessionsQuerySchema = z.strictObject({
   pageSize: queryInt(1, MAX_PAGE_SIZE, 10),
   status: z.enum(SESSION_STATUSES).optional(),
 });
-
-const PrefillSchema = z
-  .object({
-    cardholderName: z.string().optional(),
-    documentType: z.enum(DOCUMENT_TYPES).optional(),
-    documentId: z.string().optional(),
-  })
-  .meta({ id: 'Prefill' });
-
-export const SessionSchema = z
-  .object({
-    id: z.string(),
-    reference: z.string().meta({ example: 'cs_4fJ9xq2LmZ8rT1vB6nW3kY5a' }),
-    mode: z.enum(['test', 'live']),
-    status: z.enum(SESSION_STATUSES),
-    closedReason: z.enum(CLOSED_REASONS).nullable(),
-    amountMinor: z.int(),
-    currency: z.enum(CURRENCIES),
-    description: z.string().nullable(),
-    customerRef: z.string().nullable(),
-    returnUrl: z.string().nullable(),
-    checkoutUrl: z.string(),
-    createdAt: z.string(),
-    expiresAt: z.string(),
-    maxFailures: z.int().nullable(),
-    attemptsRemaining: z.int().nullable(),
-    attemptCount: z.int(),
-    prefill: PrefillSchema.nullable(),
-    metadata: MetadataSchema,
-    lastTransaction: z.object({ reference: z.string(), status: z.string() }).loose().nullable(),
-  })
-  .meta({ id: 'Session' });
-
-export const SessionListSchema = z
-  .object({ data: z.array(SessionSchema), total: z.int(), page: z.int(), pageSize: z.int() })
-  .meta({ id: 'SessionList' });

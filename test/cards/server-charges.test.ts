@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verificationEstimate } from '../../shared/domain/stored-card.ts';
-import { TransactionSchema } from '../../shared/schemas/transaction-schemas.ts';
+import { TransactionSchema } from '../../shared/schemas/transaction-responses.ts';
 import { expectError } from '../support/assertions.ts';
 import { checkoutCharge, openSession, TEST_CARDS } from '../support/checkout.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CardListSchema, CardSchema } from '../../shared/schemas/card-schemas.ts';
-import { CheckoutSessionSchema } from '../../shared/schemas/checkout-schemas.ts';
+import { CardListSchema, CardSchema } from '../../shared/schemas/card-responses.ts';
+import { CheckoutSessionSchema } from '../../shared/schemas/checkout-responses.ts';
 import { expectError, expectRateLimited } from '../support/assertions.ts';
 import { alignToNextMinute } from '../support/clock.ts';
 import { card, checkoutCharge, openSession, TEST_CARDS } from '../support/checkout.ts';

@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CheckoutSessionSchema } from '../../shared/schemas/checkout-schemas.ts';
+import { CheckoutSessionSchema } from '../../shared/schemas/checkout-responses.ts';
 import { checkoutCharge, openSession } from '../support/checkout.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 

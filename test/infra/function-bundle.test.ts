@@ -138,6 +138,12 @@ describe('route function bundle', () => {
     expect(over).toEqual([]);
   });
 
+  it('holds no answer schema and none of the OpenAPI texts: they are for the document and the types only', () => {
+    // GET /v1/openapi.json's own function serves the built document (served-document.ts); nothing else of openapi/.
+    const documentOnly = /shared\/(schemas\/[a-z-]+-responses\.ts|openapi\/(?!served-document\.ts))/;
+    for (const bundle of all) expect(Object.keys(bundle.inputs).filter((input) => documentOnly.test(input)), bundle.id).toEqual([]);
+  });
+
   it("leaves the Powertools layer's packages out of every bundle and imports them from the layer", () => {
     const fromLayer = new RegExp(`node_modules/(${LAYER_EXTERNALS.join('|')}|aws-xray-sdk-core|cls-hooked)/`);
     for (const bundle of all) expect(Object.keys(bundle.inputs).filter((input) => fromLayer.test(input)), bundle.id).toEqual([]);

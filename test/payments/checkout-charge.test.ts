@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CheckoutChargeResultSchema, CheckoutSessionSchema } from '../../shared/schemas/checkout-schemas.ts';
+import { CheckoutChargeResultSchema, CheckoutSessionSchema } from '../../shared/schemas/checkout-responses.ts';
 import { BUYER_DECLINE_REASON, declineReason } from '../../shared/domain/decline-codes.ts';
 import { expectError, withoutRequestId } from '../support/assertions.ts';
 import { itemsOfMerchant } from '../support/dynamo.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TransactionDetailSchema } from '../../shared/schemas/transaction-schemas.ts';
+import { TransactionDetailSchema } from '../../shared/schemas/transaction-responses.ts';
 import { TEST_CARDS } from '../support/checkout.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 import { sandboxWithReceiver } from '../support/sandbox-with-receiver.ts';

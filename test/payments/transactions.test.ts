@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
-import { TransactionDetailSchema, TransactionListSchema } from '../../shared/schemas/transaction-schemas.ts';
+import { TransactionDetailSchema, TransactionListSchema } from '../../shared/schemas/transaction-responses.ts';
 import { expectRateLimited } from '../support/assertions.ts';
 import { card, checkoutCharge, openSession, TEST_CARDS } from '../support/checkout.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';

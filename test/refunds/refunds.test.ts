@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
-import { RefundListSchema, RefundSchema } from '../../shared/schemas/refund-schemas.ts';
-import { TransactionDetailSchema } from '../../shared/schemas/transaction-schemas.ts';
+import { RefundListSchema, RefundSchema } from '../../shared/schemas/refund-responses.ts';
+import { TransactionDetailSchema } from '../../shared/schemas/transaction-responses.ts';
 import { card, checkoutCharge, openSession, TEST_CARDS } from '../support/checkout.ts';
 import { sandboxWithReceiver } from '../support/sandbox-with-receiver.ts';
 import { otpMerchant, payWithOtp, serverCharge, storedCard } from '../support/stored-card-charges.ts';

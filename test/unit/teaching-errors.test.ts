@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CreateChargeBodySchema } from '../../shared/schemas/card-schemas.ts';
-import { ErrorSchema } from '../../shared/schemas/common.ts';
+import { ErrorSchema } from '../../shared/schemas/common-responses.ts';
 import { CreateRefundBodySchema } from '../../shared/schemas/refund-schemas.ts';
 import { CreateSessionBodySchema } from '../../shared/schemas/session-schemas.ts';
 import { checkInput } from '../../shared/schemas/validation.ts';

@@ -1,0 +1,59 @@
+/** What the checkout operations answer: for the OpenAPI document and the checkout page's types only, out of every Lambda bundle. */
+import * as z from 'zod';
+import { CURRENCIES } from '../domain/merchant.ts';
+import { DOCUMENT_TYPES } from '../domain/prefill.ts';
+import { CLOSED_REASONS, SESSION_STATUSES } from '../domain/session-state.ts';
+import { CheckoutTransactionSchema } from './transaction-responses.ts';
+
+const SessionProgressSchema = z.object({
+  reference: z.string(),
+  status: z.enum(SESSION_STATUSES),
+  closedReason: z.enum(CLOSED_REASONS).nullable(),
+  attemptsRemaining: z.int().nullable(),
+  returnUrl: z.string().nullable(),
+});
+
+export const CheckoutChargeResultSchema = z
+  .object({
+    transaction: CheckoutTransactionSchema,
+    session: SessionProgressSchema,
+    nextAction: z
+      .object({ type: z.literal('otp'), entriesRemaining: z.int() })
+      .nullable()
+      .meta({ description: 'otp: ask the buyer for the code and send it to POST /v1/checkout/otp.' }),
+  })
+  .meta({ id: 'CheckoutChargeResult' });
+
+export const CheckoutMerchantSchema = z
+  .object({
+    businessName: z.string().meta({ description: "The merchant's public name (its business name, else its account name): whom the buyer pays." }),
+    logoUrl: z
+      .string()
+      .nullable()
+      .meta({ description: 'Path of the logo on the checkout origin (/v1/checkout/logos/{merchantId}/{hash}), a new one when the image changes; null without a logo.' }),
+  })
+  .meta({ id: 'CheckoutMerchant' });
+
+export const CheckoutSessionSchema = z
+  .object({
+    reference: z.string(),
+    merchant: CheckoutMerchantSchema,
+    status: z.enum(SESSION_STATUSES),
+    closedReason: z.enum(CLOSED_REASONS).nullable(),
+    amountMinor: z.int(),
+    currency: z.enum(CURRENCIES),
+    description: z.string().nullable(),
+    expiresAt: z.string(),
+    attemptsRemaining: z.int().nullable(),
+    lastAttemptWarning: z.boolean().meta({ description: 'True when exactly one attempt remains: the only time the buyer is warned.' }),
+    prefill: z.object({ cardholderName: z.string().optional(), documentType: z.enum(DOCUMENT_TYPES).optional(), documentId: z.string().optional() }).nullable(),
+    requiresOtp: z.boolean().meta({ description: 'The gateway confirms every charge with an OTP (some cards ask for one on any gateway).' }),
+    requiresDocument: z.boolean(),
+    luhnCheck: z.boolean().meta({ description: "Check the card number's Luhn digit before sending; false in test mode where the network's own test cards fail it." }),
+    otpAsksCard: z.boolean().meta({ description: 'The code step also asks the CVV and the account type again (Mercantil debit cards): send cvv and accountType to POST /v1/checkout/otp.' }),
+    storedCard: z.object({ brand: z.string(), lastFour: z.string() }).nullable(),
+    returnUrl: z.string().nullable(),
+    lastTransaction: CheckoutTransactionSchema.nullable(),
+    test: z.boolean(),
+  })
+  .meta({ id: 'CheckoutSession' });
