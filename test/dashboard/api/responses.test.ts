@@ -22,11 +22,14 @@ describe("the dashboard routes' answers match their schemas", () => {
   });
   afterAll(() => sandbox.stop());
 
-  /** Calls the route as `user` and checks the answer is one of its success statuses, with a body its schema accepts. */
-  async function answer(user: SignedIn, id: RouteId, options: { params?: Record<string, string>; query?: string; body?: unknown } = {}) {
+  /**
+   * Calls the route as `user` (signed out: null) and checks the answer is one of its success statuses, with a body its
+   * schema accepts.
+   */
+  async function answer(user: SignedIn | null, id: RouteId, options: { params?: Record<string, string>; query?: string; body?: unknown } = {}) {
     const route = routes[id];
-    const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? ''));
-    const res = await user.request(route.method, `${path}${options.query ?? ''}`, { mode: 'live', body: options.body });
+    const path = `${route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? ''))}${options.query ?? ''}`;
+    const res = user ? await user.request(route.method, path, { mode: 'live', body: options.body }) : await sandbox.request(route.method, path, { body: options.body });
     const schema = OPERATION_RESPONSES[id].success[res.status as 200 | 201 | 202];
     expect(schema, `${id} answered ${res.status}: ${res.text}`).toBeDefined();
     const parsed = schema!.safeParse(res.body);
@@ -73,10 +76,7 @@ describe("the dashboard routes' answers match their schemas", () => {
     const log = await answer(admin, 'listAuditLog');
     expect(log.body.data.length).toBeGreaterThan(0);
 
-    const signIn = await sandbox.request('POST', routes.dashboardSignIn.path, { body: { email: admin.email, password: TEST_PASSWORD } });
-    const signInSchema = OPERATION_RESPONSES.dashboardSignIn.success[200]!;
-    expect(signIn.status, signIn.text).toBe(200);
-    expect(signInSchema.safeParse(signIn.body).success, signIn.text).toBe(true);
+    await answer(null, 'dashboardSignIn', { body: { email: admin.email, password: TEST_PASSWORD } });
     await answer(admin, 'dashboardSignOut');
   });
 
