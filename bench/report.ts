@@ -186,7 +186,7 @@ export function formatReport(r: BenchResult): string {
 /** Sections 3 and 3b: each function's bundle and load time, and its Init Duration under aws-lambda-ric. */
 export function formatColdStart(cs: ColdStartResult, ri: RicInitResult | NotMeasured | undefined): string[] {
   const out: string[] = [];
-  out.push(`\n## 3. Cold start (bundled as infra/constructs/service-function.ts does, the Powertools layer's packages loaded from node_modules; targets <= ${kb(TARGETS.bundleBytes)}, load ratio <= ${TARGETS.loadRatio})`);
+  out.push(`\n## 3. Cold start (bundled as infra/constructs/service-function.ts does, the Powertools layer's packages loaded from the built layer; targets <= ${kb(TARGETS.bundleBytes)}, load ratio <= ${TARGETS.loadRatio})`);
   out.push(
     table(
       ['bundle', 'minified', 'size target', 'load ms (median)', 'load ratio', 'load target', 'heaviest parts'],

@@ -35,13 +35,14 @@ async function initOnce(name: string, file: string): Promise<number> {
   const container = new LambdaContainer({
     name,
     functionArn: `arn:aws:lambda:us-east-1:000000000000:function:${name}`,
-    // Inside the project: the SDK and the Powertools layer's packages resolve from its node_modules, as from the
-    // runtime's SDK and /opt/nodejs/node_modules in Lambda, so the init includes loading them.
+    // Inside the project: the SDK resolves from its node_modules and the layer's packages from the built layer linked
+    // beside the bundles (measureColdStarts), as from the runtime's SDK and /opt/nodejs/node_modules in Lambda, so the
+    // init includes loading them.
     taskRoot: dirname(file),
     handler: 'index.handler',
     timeoutSeconds: 10,
     memoryMb: 256,
-    environment: { AWS_REGION: 'us-east-1', NODE_OPTIONS: '--enable-source-maps' },
+    environment: { AWS_REGION: 'us-east-1' },
   });
   try {
     await container.start();

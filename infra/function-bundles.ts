@@ -4,14 +4,16 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { routes } from '../shared/routes.ts';
 import { workers } from '../shared/workers.ts';
+import { builtinRequireAliases } from './constructs/builtin-requires.ts';
 import { BUNDLING } from './constructs/service-function.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /**
  * esbuild options equal to what NodejsFunction passes for infra/constructs/service-function.ts: its BUNDLING options,
- * the target of its runtime (Node.js 22), its externals (the runtime's SDK, the Powertools layer's packages), ES
- * module output. Without `outfile`: one build gives one bundle per entry point, each as a build of its own would.
+ * the target of its runtime (Node.js 22), its externals (the runtime's SDK, the Powertools layer's packages), its
+ * aliases (built-ins through `require`), ES module output. Without `outfile`: one build gives one bundle per entry
+ * point, each as a build of its own would.
  */
 export const LAMBDA_BUILD_OPTIONS: BuildOptions = {
   bundle: true,
@@ -25,6 +27,7 @@ export const LAMBDA_BUILD_OPTIONS: BuildOptions = {
   sourcemap: BUNDLING.sourceMap ? 'linked' : false,
   sourcesContent: BUNDLING.sourcesContent,
   external: BUNDLING.externalModules,
+  alias: builtinRequireAliases(),
   metafile: true,
   logLevel: 'warning',
 };

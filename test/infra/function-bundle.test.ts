@@ -2,12 +2,14 @@ import { App, Stack } from 'aws-cdk-lib';
 import { execFile } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LAYER_EXTERNALS } from '../../infra/constructs/powertools-layer.ts';
+import { REQUIRE_BANNER } from '../../infra/constructs/builtin-requires.ts';
+import { LAYER_EXTERNALS, powertoolsLayerModules } from '../../infra/constructs/powertools-layer.ts';
 import { ServiceFunction } from '../../infra/constructs/service-function.ts';
 import { buildFunctionBundles, functionEntries, type FunctionBundle } from '../../infra/function-bundles.ts';
 import { readStageConfig } from '../../infra/stage-config.ts';
@@ -18,7 +20,7 @@ import { workers } from '../../shared/workers.ts';
 import { createApiKeyStore } from '../../shared/store/api-key-store.ts';
 import { createMerchantStore } from '../../shared/store/merchant-store.ts';
 import { testConnection, testDb } from '../support/dynamo.ts';
-import { provideRuntimeSdk } from '../support/lambda-runtime.ts';
+import { functionAssetDir, provideRuntimeSdk } from '../support/lambda-runtime.ts';
 import { SYNTH_TIMEOUT_MS } from './stage-context.ts';
 import { DEFAULT_DOCS_BASE_URL, docUrlFor } from '../../shared/http/request-id.ts';
 
@@ -34,9 +36,11 @@ const MAX_BUNDLE_BYTES = 250 * 1024;
  * event. Reports whether the X-Ray SDK (CommonJS, so in require's cache once imported) was loaded at init and after.
  */
 const INVOKE = `
-import { createRequire } from 'node:module';
-const require = createRequire(import.meta.url);
-const xrayLoaded = () => Object.keys(require.cache).some((file) => file.includes('/aws-xray-sdk-core/'));
+import { registerHooks } from 'node:module';
+const loaded = new Set();
+registerHooks({ load(url, context, nextLoad) { loaded.add(url); return nextLoad(url, context); } });
+// The layer's tracer module holds the X-Ray SDK (infra/constructs/powertools-layer.ts): loading one loads the other.
+const xrayLoaded = () => [...loaded].some((url) => url.includes('/@aws-lambda-powertools/tracer/'));
 const [file, event] = process.argv.slice(1);
 const { handler } = await import(file);
 const xrayAtInit = xrayLoaded();
@@ -73,9 +77,7 @@ describe('route function bundle', () => {
     const { entry } = routes.listSessions;
     new ServiceFunction(stack, 'ListSessions', { config: readStageConfig(app.node), entry, description: 'bundle test', environment: {} });
     const assembly = app.synth();
-    const assets = readdirSync(assembly.directory).filter((name) => name.startsWith('asset.'));
-    expect(assets).toHaveLength(1);
-    bundleDir = join(assembly.directory, assets[0]!);
+    bundleDir = functionAssetDir(assembly.directory);
     provideRuntimeSdk(assembly.directory);
 
     const db = testDb();
@@ -97,7 +99,7 @@ describe('route function bundle', () => {
   /** Runs the bundle `file` (the listSessions one by default), with its handler called on `event` if one is given. */
   const load = async (event: unknown, runtime: Record<string, string> = {}, file = join(bundleDir, 'index.mjs')) => {
     const { endpoint, tableName } = testConnection();
-    const args = ['--enable-source-maps', '--input-type=module', '-e', INVOKE, pathToFileURL(file).href, ...(event ? [JSON.stringify(event)] : [])];
+    const args = ['--input-type=module', '-e', INVOKE, pathToFileURL(file).href, ...(event ? [JSON.stringify(event)] : [])];
     const { stdout } = await run(process.execPath, args, {
       // Only what the stack sets, plus what the Lambda runtime provides (the SDK, the layer); no project on the module path.
       cwd: dirname(file),
@@ -149,6 +151,17 @@ describe('route function bundle', () => {
     for (const bundle of all) expect(Object.keys(bundle.inputs).filter((input) => fromLayer.test(input)), bundle.id).toEqual([]);
     const code = readFileSync(join(bundleDir, 'index.mjs'), 'utf8');
     expect(code).toMatch(/from\s*"@aws-lambda-powertools\/logger"/);
+  });
+
+  it('imports no Node.js built-in as an ES module, in any bundle or the layer: each comes through require', () => {
+    // An ES import makes Node read every export of the module, lazy getters included (builtin-requires.ts). The
+    // banner's import of node:module, which defines `require`, is the one exception.
+    const esImports = (code: string) =>
+      [...code.replace(REQUIRE_BANNER, '').matchAll(/(?:from|import)\s*["'](?:node:)?([a-z_/]+)["']/g)].map((m) => m[1]!).filter((name) => isBuiltin(name));
+    for (const bundle of all) expect(esImports(readFileSync(bundle.file, 'utf8')), bundle.id).toEqual([]);
+    const layerFiles = readdirSync(powertoolsLayerModules(), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.mjs'));
+    expect(layerFiles.length).toBeGreaterThan(3);
+    for (const file of layerFiles) expect(esImports(readFileSync(join(powertoolsLayerModules(), file), 'utf8')), file).toEqual([]);
   });
 
   it('imports the tracer on first use only, and into every function that calls outside AWS', () => {

@@ -2,10 +2,12 @@ import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gatewayResponses } from '../../infra/gateway-responses.ts';
 import { DASHBOARD_SESSION_KEY_PATTERN } from '../../infra/constructs/data-store.ts';
-import { LAYER_EXTERNALS, LAYER_PACKAGES, lockedVersion, powertoolsLayerParameter } from '../../infra/constructs/powertools-layer.ts';
+import { LAYER_EXTERNALS, lockedVersion, powertoolsLayerModules } from '../../infra/constructs/powertools-layer.ts';
 import { BUNDLING, ServiceFunction } from '../../infra/constructs/service-function.ts';
 import { addPaymentsStack, type PaymentsStack } from '../../infra/stack.ts';
 import { readServiceConfig } from '../../shared/config.ts';
@@ -202,7 +204,9 @@ describe('PaymentsStack', () => {
       for (const routeId of routeIds) {
         const [, fn] = dev.functionOf(routeId);
         const environment = fn.Properties.Environment.Variables as Record<string, unknown>;
-        expect(environment).toMatchObject({ TABLE_NAME: { Ref: tableId }, POWERTOOLS_SERVICE_NAME: 'svc-payments', NODE_OPTIONS: '--enable-source-maps' });
+        expect(environment).toMatchObject({ TABLE_NAME: { Ref: tableId }, POWERTOOLS_SERVICE_NAME: 'svc-payments' });
+        // Stacks are source-mapped when logged, not by Node at every cold start (shared/observability/source-mapped-stack.ts).
+        expect(environment.NODE_OPTIONS).toBeUndefined();
         // Without -c checkoutDomain the checkout site construct supplies its distribution's address.
         expect(environment.CHECKOUT_BASE_URL).toBeDefined();
         // Deploy-time references stand in as strings: what matters is that every variable the config needs is set.
@@ -226,17 +230,15 @@ describe('PaymentsStack', () => {
   });
 
   describe('Powertools layer', () => {
-    it("attaches to every function of the service the layer of the locked Powertools version, its ARN from the release's SSM parameter", () => {
+    it("attaches to every function of the service the stack's one Powertools layer, for Node.js 22 on arm64", () => {
       const functions = dev.stack.node.findAll().filter((c): c is ServiceFunction => c instanceof ServiceFunction);
       expect(functions.length).toBeGreaterThan(routeIds.length);
-      const parameters = dev.template.toJSON().Parameters as Record<string, { Type: string; Default: string }>;
-      const version = lockedVersion('@aws-lambda-powertools/tracer');
-      for (const fn of functions) {
-        const layers = dev.of(fn.function)[1].Properties.Layers as { Ref: string }[];
-        expect(layers, fn.node.path).toHaveLength(1);
-        expect(parameters[layers[0]!.Ref]).toEqual({ Type: 'AWS::SSM::Parameter::Value<String>', Default: powertoolsLayerParameter(version) });
-      }
-      expect(powertoolsLayerParameter(version)).toBe(`/aws/service/powertools/typescript/generic/all/${version}`);
+      // The template's other layers are CDK's AWS CLI layers of its site deployments (BucketDeployment).
+      const powertools = Object.entries(dev.template.findResources('AWS::Lambda::LayerVersion')).filter(([id]) => id.startsWith('PowertoolsLayer'));
+      expect(powertools).toHaveLength(1);
+      const [layerId, layer] = powertools[0]!;
+      expect(layer.Properties).toMatchObject({ CompatibleRuntimes: ['nodejs22.x'], CompatibleArchitectures: ['arm64'] });
+      for (const fn of functions) expect(dev.of(fn.function)[1].Properties.Layers, fn.node.path).toEqual([{ Ref: layerId }]);
     });
 
     it("traces every function's invocations with Lambda's active tracing: the code adds only its calls outside AWS", () => {
@@ -245,12 +247,13 @@ describe('PaymentsStack', () => {
       for (const fn of functions) expect(dev.of(fn.function)[1].Properties.TracingConfig, fn.node.path).toEqual({ Mode: 'Active' });
     });
 
-    it('leaves out of the bundles only the runtime SDK and packages the layer holds at their locked version', () => {
+    it('leaves out of the bundles only the runtime SDK and the packages the layer holds, each at its locked version', () => {
       expect(BUNDLING.externalModules).toEqual(['@aws-sdk/*', ...LAYER_EXTERNALS]);
-      const version = lockedVersion('@aws-lambda-powertools/tracer');
+      const modules = powertoolsLayerModules();
       for (const name of LAYER_EXTERNALS) {
-        expect(LAYER_PACKAGES).toContain(name);
-        expect(lockedVersion(name), name).toBe(version);
+        const pkg = JSON.parse(readFileSync(join(modules, name, 'package.json'), 'utf8')) as { version: string; exports: Record<string, string> };
+        expect(pkg.version, name).toBe(lockedVersion(name));
+        for (const file of Object.values(pkg.exports)) expect(existsSync(join(modules, name, file)), `${name}: ${file}`).toBe(true);
       }
     });
   });

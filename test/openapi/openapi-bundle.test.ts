@@ -11,7 +11,7 @@ import { readStageConfig } from '../../infra/stage-config.ts';
 import { servedOpenApiDocument } from '../../shared/openapi/openapi-document.ts';
 import { isPublicRoute } from '../../shared/openapi/operation-descriptions.ts';
 import { routeIds, routes } from '../../shared/routes.ts';
-import { provideRuntimeSdk } from '../support/lambda-runtime.ts';
+import { functionAssetDir, provideRuntimeSdk } from '../support/lambda-runtime.ts';
 
 const run = promisify(execFile);
 
@@ -32,8 +32,7 @@ describe('the OpenAPI document function bundle', () => {
     new ServiceFunction(stack, 'OpenApi', { config: readStageConfig(app.node), entry, description: 'openapi bundle test', environment: {}, afterBundling: writeOpenApiDocument });
     const assembly = app.synth();
     provideRuntimeSdk(assembly.directory);
-    const asset = readdirSync(assembly.directory).find((name) => name.startsWith('asset.'))!;
-    bundle = join(assembly.directory, asset, 'index.mjs');
+    bundle = join(functionAssetDir(assembly.directory), 'index.mjs');
   }, 120_000);
 
   it('holds no other handler: the document ships beside it as JSON', () => {

@@ -1,18 +1,24 @@
-import { mkdirSync, symlinkSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LAYER_EXTERNALS } from '../../infra/constructs/powertools-layer.ts';
+import { powertoolsLayerModules } from '../../infra/constructs/powertools-layer.ts';
 
 const PROJECT_MODULES = fileURLToPath(new URL('../../node_modules/', import.meta.url));
 
 /**
  * Puts on the module path of the bundles under `dir` (a CDK assembly directory) what Lambda gives them, and nothing
- * else: the AWS SDK v3 of the runtime and the Powertools layer's packages the functions leave out of their bundles
- * (infra/constructs/service-function.ts), from node_modules.
+ * else: the AWS SDK v3 of the runtime (from node_modules) and the Powertools layer's packages the functions leave out
+ * of their bundles (infra/constructs/service-function.ts), as the stack's layer holds them.
  */
 export function provideRuntimeSdk(dir: string): void {
-  for (const name of ['@aws-sdk', ...LAYER_EXTERNALS]) {
-    mkdirSync(dirname(join(dir, 'node_modules', name)), { recursive: true });
-    symlinkSync(join(PROJECT_MODULES, name), join(dir, 'node_modules', name));
-  }
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  symlinkSync(join(PROJECT_MODULES, '@aws-sdk'), join(dir, 'node_modules', '@aws-sdk'));
+  symlinkSync(join(powertoolsLayerModules(), '@aws-lambda-powertools'), join(dir, 'node_modules', '@aws-lambda-powertools'));
+}
+
+/** The folder of the one function bundle a CDK assembly holds (`asset.<hash>/index.mjs`); its other asset is the layer. */
+export function functionAssetDir(assemblyDir: string): string {
+  const assets = readdirSync(assemblyDir).filter((name) => name.startsWith('asset.') && existsSync(join(assemblyDir, name, 'index.mjs')));
+  if (assets.length !== 1) throw new Error(`Expected one function bundle in ${assemblyDir}, found ${assets.length}`);
+  return join(assemblyDir, assets[0]!);
 }

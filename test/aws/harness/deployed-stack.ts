@@ -10,7 +10,6 @@ import { EventSources } from './event-sources.ts';
 import { LocalCloud } from './local-cloud.ts';
 import { startMerchantReceiver, type MerchantReceiver } from './merchant-receiver.ts';
 import { startMoto, type MotoServer } from './moto.ts';
-import { powertoolsLayerArnFor } from './powertools-layer.ts';
 import { sdkLayer, type SdkVariant } from './sdk-layer.ts';
 import { readTemplate } from './synth.ts';
 import type { CfnTemplate } from './template.ts';
@@ -65,7 +64,7 @@ export async function deployStack(
     dynamoEndpoint: dynamo.endpoint,
     motoEndpoint: moto.endpoint,
     sdk: sdkLayer(variant),
-    parameterValues: (name) => powertoolsLayerArnFor(name) ?? GATEWAY_IDS.map((id) => (gatewayUrlParameterName('dev', id) === name ? simulators[id] : undefined)).find(Boolean),
+    parameterValues: (name) => GATEWAY_IDS.map((id) => (gatewayUrlParameterName('dev', id) === name ? simulators[id] : undefined)).find(Boolean),
     // Like a function given a private CA in its configuration: only the test certificates of the merchant receiver and Cognito's issuer host.
     // Mercantil's test URL defaults in the template to the bank's real sandbox: here it is the simulator, nothing leaves the machine.
     extraEnvironment: { NODE_EXTRA_CA_CERTS: issuer.trustedWith(receiver.caFile), GATEWAY_MERCANTIL_TEST_URL: mercantil.baseUrl },

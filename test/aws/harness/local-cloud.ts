@@ -7,7 +7,7 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, statSync, symli
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HARNESS_ACCESS_KEY, RecordingEndpoint } from './aws-calls.ts';
-import { provideLayer } from './powertools-layer.ts';
+import { provideLayers } from './powertools-layer.ts';
 import { LambdaContainer, type InvocationOutcome } from './runtime-api.ts';
 import type { SdkLayer } from './sdk-layer.ts';
 import { ACCOUNT, REGION, resolveValue, resourcesOfType, type CfnTemplate, type PhysicalIds } from './template.ts';
@@ -98,7 +98,9 @@ export class LocalCloud {
     const taskRoot = join(this.root, logicalId, 'task');
     mkdirSync(join(this.root, logicalId), { recursive: true });
     // Each layer the template attaches, beside this function's task root only: a function without it fails, as in Lambda.
-    for (const arn of resolveValue(fn.layers, this.ids, this.template) as string[]) provideLayer(arn, join(this.root, logicalId));
+    provideLayers(fn.layers, this.template, this.options.assemblyDir, join(this.root, logicalId));
+    // Read-only, as /opt is in Lambda.
+    if (fn.layers.length > 0) readOnly(join(this.root, logicalId, 'node_modules'));
     cpSync(fn.assetDir, taskRoot, { recursive: true });
     readOnly(taskRoot);
     const templateEnv = resolveValue(fn.environment, this.ids, this.template) as Record<string, string>;
