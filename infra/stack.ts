@@ -60,7 +60,7 @@ export class PaymentsStack extends Stack {
       const worker = workers[workerId];
       if (worker.trigger.kind !== 'daily') continue;
       // A daily run works through everything due that day, one item at a time: far more than a request's 10 s.
-      this.dailyWorkers[workerId] = new WorkerFunction(this, workerId, { config, dataStore: this.dataStore, worker, queues: {}, timeout: Duration.minutes(5) });
+      this.dailyWorkers[workerId] = new WorkerFunction(this, workerId, { config, dataStore: this.dataStore, queues: {}, timeout: Duration.minutes(5) });
     }
     this.checkoutSite = new CheckoutSite(this, 'CheckoutSite', { config, restApi: this.api.restApi });
     this.checkoutSite.useAsCheckoutBaseUrl(Object.values(this.api.routeFunctions).map((f) => f.function));

@@ -16,7 +16,6 @@ export const createSession = {
   access: 'write',
   rateClass: 'sessions',
   idempotency: 'optional',
-  summary: 'Create a payment session',
 } as const satisfies RouteDefinition;
 
 export const getSession = {
@@ -28,7 +27,6 @@ export const getSession = {
   access: 'read',
   rateClass: 'reads',
   idempotency: 'none',
-  summary: 'Retrieve a payment session',
   dashboard: 'read_only',
 } as const satisfies RouteDefinition;
 
@@ -41,7 +39,6 @@ export const listSessions = {
   access: 'read',
   rateClass: 'reads',
   idempotency: 'none',
-  summary: 'List payment sessions, newest first',
   dashboard: 'read_only',
 } as const satisfies RouteDefinition;
 
@@ -54,7 +51,6 @@ export const expireSession = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Close a payment session now',
   needs: ['secrets', 'gateways'],
 } as const satisfies RouteDefinition;
 
@@ -68,7 +64,6 @@ export const getCheckoutSession = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: 'What the checkout page shows for a session',
   needs: ['secrets', 'gateways'],
 } as const satisfies RouteDefinition;
 
@@ -81,7 +76,6 @@ export const createCheckoutCharge = {
   access: 'write',
   rateClass: 'charge',
   idempotency: 'required',
-  summary: 'Charge a card for a session, from the checkout',
   needs: ['secrets', 'cardNumbers', 'fingerprints', 'gateways'],
   cardData: true,
 } as const satisfies RouteDefinition;
@@ -95,7 +89,6 @@ export const confirmCheckoutOtp = {
   access: 'write',
   rateClass: null,
   idempotency: 'optional',
-  summary: 'Confirm a charge with the OTP the bank sent to the buyer',
   // A bank that takes the card again with the code (Mercantil debit) gets the CVV here and the sealed number opened.
   cardData: true,
   needs: ['secrets', 'cardNumbers', 'fingerprints', 'gateways'],
@@ -111,7 +104,6 @@ export const getMerchantLogo = {
   access: 'read',
   rateClass: null,
   idempotency: 'none',
-  summary: "The merchant's logo shown on the checkout page",
 } as const satisfies RouteDefinition;
 
 export const listTransactions = {
@@ -123,7 +115,6 @@ export const listTransactions = {
   access: 'read',
   rateClass: 'reads',
   idempotency: 'none',
-  summary: 'List transactions, newest first',
   dashboard: 'read_only',
 } as const satisfies RouteDefinition;
 
@@ -138,7 +129,6 @@ export const getTransaction = {
   tableAccess: 'write',
   rateClass: 'reads',
   idempotency: 'none',
-  summary: 'Retrieve a transaction with its technical reason and trace',
   needs: ['secrets', 'gateways'],
   dashboard: 'read_only',
 } as const satisfies RouteDefinition;
@@ -152,7 +142,6 @@ export const createRefund = {
   access: 'write',
   rateClass: 'refunds',
   idempotency: 'required',
-  summary: 'Refund an approved transaction, wholly or in part',
   needs: ['secrets', 'gateways'],
   dashboard: 'admin',
   // The transaction refunded; the answer names the refund.
@@ -170,7 +159,6 @@ export const listRefunds = {
   tableAccess: 'write',
   rateClass: 'reads',
   idempotency: 'none',
-  summary: "List a transaction's refunds, oldest first",
   needs: ['secrets', 'gateways'],
   dashboard: 'read_only',
 } as const satisfies RouteDefinition;
@@ -184,7 +172,6 @@ export const listCards = {
   access: 'read',
   rateClass: 'reads',
   idempotency: 'none',
-  summary: 'List stored cards, optionally of one customer; deleted cards are not listed',
   dashboard: 'read_only',
 } as const satisfies RouteDefinition;
 
@@ -198,7 +185,6 @@ export const deleteCard = {
   access: 'write',
   rateClass: 'reads',
   idempotency: 'none',
-  summary: 'Delete a stored card (logical delete; card.deleted once)',
   dashboard: 'developer',
   audit: { action: 'card.deleted', param: 'svcToken' },
 } as const satisfies RouteDefinition;
@@ -212,7 +198,6 @@ export const createCharge = {
   access: 'write',
   rateClass: 'server_charges',
   idempotency: 'required',
-  summary: 'Charge a stored card server to server, on a gateway that needs no CVV',
   needs: ['secrets', 'cardNumbers', 'gateways'],
 } as const satisfies RouteDefinition;
 
@@ -225,7 +210,6 @@ export const getAnalyticsSummary = {
   access: 'read',
   rateClass: 'reads',
   idempotency: 'none',
-  summary: 'Counts, approved volume and approval rate of live transactions over a date range',
   dashboard: 'read_only',
 } as const satisfies RouteDefinition;
 
@@ -238,7 +222,6 @@ export const createWebhookEndpoint = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Register a webhook endpoint; its signing secret is shown once',
   needs: ['secrets'],
   dashboard: 'developer',
   audit: { action: 'webhook_endpoint.created' },
@@ -253,7 +236,6 @@ export const listWebhookEndpoints = {
   access: 'read',
   rateClass: 'reads',
   idempotency: 'none',
-  summary: 'List webhook endpoints',
   dashboard: 'read_only',
 } as const satisfies RouteDefinition;
 
@@ -266,7 +248,6 @@ export const getWebhookEndpoint = {
   access: 'read',
   rateClass: 'reads',
   idempotency: 'none',
-  summary: 'Retrieve a webhook endpoint',
   dashboard: 'read_only',
 } as const satisfies RouteDefinition;
 
@@ -279,7 +260,6 @@ export const updateWebhookEndpoint = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Update URL, events, status or authentication of a webhook endpoint',
   needs: ['secrets'],
   dashboard: 'developer',
   audit: { action: 'webhook_endpoint.updated', param: 'id' },
@@ -294,7 +274,6 @@ export const deleteWebhookEndpoint = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Delete a webhook endpoint (its delivery history is kept)',
   dashboard: 'developer',
   audit: { action: 'webhook_endpoint.deleted', param: 'id' },
 } as const satisfies RouteDefinition;
@@ -308,7 +287,6 @@ export const testWebhookEndpoint = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Queue a signed webhook.test event to this endpoint',
   dashboard: 'developer',
   audit: { action: 'webhook.sample_sent', param: 'id', query: ['type'] },
   sendsTo: ['webhookDeliveries'],
@@ -323,7 +301,6 @@ export const listWebhookDeliveries = {
   access: 'read',
   rateClass: 'reads',
   idempotency: 'none',
-  summary: 'List webhook deliveries, newest first',
   dashboard: 'read_only',
 } as const satisfies RouteDefinition;
 
@@ -336,7 +313,6 @@ export const getWebhookDelivery = {
   access: 'read',
   rateClass: 'reads',
   idempotency: 'none',
-  summary: 'Retrieve a webhook delivery with its attempts',
   dashboard: 'read_only',
 } as const satisfies RouteDefinition;
 
@@ -349,7 +325,6 @@ export const retryWebhookDelivery = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Send a webhook delivery again now',
   dashboard: 'developer',
   audit: { action: 'webhook_delivery.resent', param: 'id' },
   sendsTo: ['webhookDeliveries'],
@@ -364,7 +339,6 @@ export const dashboardSignIn = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Sign a dashboard user in with email and password',
   needs: ['userPool'],
   internal: true,
 } as const satisfies RouteDefinition;
@@ -378,7 +352,6 @@ export const dashboardMfa = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: "Finish a sign-in with the code of the user's authenticator app",
   needs: ['userPool'],
   internal: true,
 } as const satisfies RouteDefinition;
@@ -392,7 +365,6 @@ export const dashboardNewPassword = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Finish a first sign-in by replacing the temporary password',
   needs: ['userPool'],
   internal: true,
 } as const satisfies RouteDefinition;
@@ -406,7 +378,6 @@ export const getDashboardMe = {
   access: 'read',
   rateClass: null,
   idempotency: 'none',
-  summary: 'The signed-in user and their merchant',
   dashboard: 'read_only',
   internal: true,
   beforeMfa: true,
@@ -421,7 +392,6 @@ export const dashboardSignOut = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: "End the signed-in session: its token is refused from then on",
   needs: ['userPool'],
   dashboard: 'read_only',
   internal: true,
@@ -437,7 +407,6 @@ export const getDashboardMfa = {
   access: 'read',
   rateClass: null,
   idempotency: 'none',
-  summary: "Whether the signed-in user's sign-in asks for an authenticator app's code",
   needs: ['userPool'],
   dashboard: 'read_only',
   internal: true,
@@ -453,7 +422,6 @@ export const startDashboardMfaEnrolment = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Start adding an authenticator app to the signed-in user (password again): its secret and QR code URI',
   needs: ['userPool', 'secrets'],
   dashboard: 'read_only',
   internal: true,
@@ -469,7 +437,6 @@ export const confirmDashboardMfaEnrolment = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: "Turn two-step verification on with the app's first code",
   needs: ['userPool', 'secrets'],
   dashboard: 'read_only',
   internal: true,
@@ -485,7 +452,6 @@ export const disableDashboardMfa = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Turn two-step verification off with the password and a current code',
   needs: ['userPool'],
   dashboard: 'read_only',
   internal: true,
@@ -500,7 +466,6 @@ export const getDashboardOverview = {
   access: 'read',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Approved amounts and approval rates per currency, today and over 30 days, with recent failures',
   dashboard: 'read_only',
   internal: true,
 } as const satisfies RouteDefinition;
@@ -514,7 +479,6 @@ export const listDashboardPayments = {
   access: 'read',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Sessions and server-to-server charges in one searchable list, newest first',
   dashboard: 'read_only',
   internal: true,
 } as const satisfies RouteDefinition;
@@ -528,7 +492,6 @@ export const getDashboardPayment = {
   access: 'read',
   rateClass: null,
   idempotency: 'none',
-  summary: 'A payment with its attempts, trace and webhook deliveries',
   dashboard: 'read_only',
   internal: true,
 } as const satisfies RouteDefinition;
@@ -542,7 +505,6 @@ export const listDashboardKeys = {
   access: 'read',
   rateClass: null,
   idempotency: 'none',
-  summary: "The merchant's API keys by prefix and last characters",
   dashboard: 'developer',
   internal: true,
 } as const satisfies RouteDefinition;
@@ -556,7 +518,6 @@ export const rollDashboardKey = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Replace a key: the new secret is shown once, the old key revoked',
   dashboard: 'developer',
   internal: true,
 } as const satisfies RouteDefinition;
@@ -570,7 +531,6 @@ export const revokeDashboardKey = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Revoke a key',
   dashboard: 'developer',
   internal: true,
 } as const satisfies RouteDefinition;
@@ -584,7 +544,6 @@ export const listDashboardUsers = {
   access: 'read',
   rateClass: null,
   idempotency: 'none',
-  summary: "The merchant's dashboard users",
   dashboard: 'admin',
   internal: true,
 } as const satisfies RouteDefinition;
@@ -598,7 +557,6 @@ export const createDashboardUser = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Invite a dashboard user with a role',
   needs: ['userPool'],
   dashboard: 'admin',
   internal: true,
@@ -613,7 +571,6 @@ export const updateDashboardUser = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: "Change a dashboard user's role",
   dashboard: 'admin',
   internal: true,
 } as const satisfies RouteDefinition;
@@ -627,7 +584,6 @@ export const deleteDashboardUser = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Remove a dashboard user',
   needs: ['userPool'],
   dashboard: 'admin',
   internal: true,
@@ -642,7 +598,6 @@ export const getDashboardSettings = {
   access: 'read',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Business name, logo, gateways, credentials loaded and test mode per gateway',
   dashboard: 'read_only',
   internal: true,
 } as const satisfies RouteDefinition;
@@ -656,7 +611,6 @@ export const updateDashboardSettings = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Set the business name and logo buyers see',
   dashboard: 'admin',
   internal: true,
 } as const satisfies RouteDefinition;
@@ -670,7 +624,6 @@ export const putDashboardBankCredentials = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: "Load a gateway's bank credentials (write-only)",
   needs: ['secrets'],
   dashboard: 'admin',
   internal: true,
@@ -685,7 +638,6 @@ export const createTestModeRequest = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Ask the platform team to switch test mode on or off for a gateway',
   dashboard: 'admin',
   internal: true,
 } as const satisfies RouteDefinition;
@@ -699,7 +651,6 @@ export const listAuditLog = {
   access: 'read',
   rateClass: null,
   idempotency: 'none',
-  summary: 'Changes made from the dashboard, newest first',
   dashboard: 'admin',
   internal: true,
 } as const satisfies RouteDefinition;
@@ -713,7 +664,6 @@ export const rotateWebhookSecret = {
   access: 'write',
   rateClass: null,
   idempotency: 'none',
-  summary: "Replace a webhook endpoint's signing secret: the new one is shown once",
   needs: ['secrets'],
   dashboard: 'developer',
   internal: true,
@@ -728,5 +678,4 @@ export const getOpenApiDocument = {
   access: 'read',
   rateClass: null,
   idempotency: 'none',
-  summary: 'The OpenAPI 3.1 document of this API',
 } as const satisfies RouteDefinition;

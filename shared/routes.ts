@@ -33,7 +33,6 @@ export interface RouteDefinition {
   tableAccess?: 'read' | 'write';
   rateClass: OperationClass | null;
   idempotency: 'required' | 'optional' | 'none';
-  summary: string;
   /** Keys and banks the handler uses beyond the table; the stack grants exactly these (shared/function-needs.ts). */
   needs?: readonly FunctionNeed[];
   /** The least dashboard role that may call the route with a user token (read_only < developer < admin); absent: none. */

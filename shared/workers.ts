@@ -13,7 +13,6 @@ export interface QueueDefinition {
   maxReceiveCount: number;
   /** The environment variable that carries the queue's URL to the functions that send to it. */
   urlEnv: string;
-  summary: string;
 }
 
 export const queues = {
@@ -23,13 +22,11 @@ export const queues = {
     // One receive per attempt: the first and the five retries; the next receive moves it to the dead-letter queue.
     maxReceiveCount: MAX_ATTEMPTS,
     urlEnv: 'WEBHOOK_DELIVERIES_QUEUE_URL',
-    summary: 'One message per webhook delivery attempt; retries are delayed through the visibility timeout',
   },
   sessionExpiry: {
     visibilityTimeoutSeconds: 120,
     maxReceiveCount: 5,
     urlEnv: 'SESSION_EXPIRY_QUEUE_URL',
-    summary: 'Sessions to expire, each delayed to the exact second of its expiresAt',
   },
 } as const satisfies Record<string, QueueDefinition>;
 export type QueueName = keyof typeof queues;
@@ -51,7 +48,6 @@ export interface WorkerDefinition {
   sendsTo: QueueName[];
   /** Item access to the table: the planner and the hand-over only read the stream or their payload. */
   table: 'none' | 'read-write';
-  summary: string;
   /** What the worker uses beyond the table and its queues; the stack grants exactly these, and its deps hold their parts (shared/function-needs.ts). */
   needs?: readonly FunctionNeed[];
 }
@@ -62,14 +58,12 @@ export const workers = {
     trigger: { kind: 'stream', filter: { eventNames: ['INSERT'], pkPrefix: 'EVENT#' } },
     sendsTo: ['webhookDeliveries'],
     table: 'read-write',
-    summary: 'Fans each new outbox event out to one delivery per subscribed, enabled endpoint',
   },
   sendWebhooks: {
     entry: 'functions/workers/send-webhooks.ts',
     trigger: { kind: 'queue', queue: 'webhookDeliveries' },
     sendsTo: [],
     table: 'read-write',
-    summary: 'Signs and sends one delivery, logs the attempt, schedules the retry',
     needs: ['secrets', 'outboundHttp'],
   },
   planSessionExpiry: {
@@ -77,7 +71,6 @@ export const workers = {
     trigger: { kind: 'stream', filter: { eventNames: ['INSERT', 'MODIFY'], pkPrefix: 'SESSION#' } },
     sendsTo: ['sessionExpiry'],
     table: 'none',
-    summary: 'Creates the one-time expiry schedule of a new session and deletes it when the session closes earlier',
     needs: ['schedules'],
   },
   handOverSessionExpiry: {
@@ -85,14 +78,12 @@ export const workers = {
     trigger: { kind: 'schedule' },
     sendsTo: ['sessionExpiry'],
     table: 'none',
-    summary: 'Fired by the schedule ahead of expiresAt: queues the expiry delayed to the exact second',
   },
   expireSessions: {
     entry: 'functions/workers/expire-sessions.ts',
     trigger: { kind: 'queue', queue: 'sessionExpiry' },
     sendsTo: ['sessionExpiry'],
     table: 'read-write',
-    summary: 'Expires a session at expiresAt unless a charge is at the bank; writes session.expired once',
     needs: ['secrets', 'gateways'],
   },
   notifyCardVerifications: {
@@ -100,7 +91,6 @@ export const workers = {
     trigger: { kind: 'daily', hourUtc: 9 },
     sendsTo: [],
     table: 'read-write',
-    summary: "Daily: card.authentication_expiring 15, 7 and 1 days before a card verification's estimated end, each once",
   },
 } as const satisfies Record<string, WorkerDefinition>;
 export type WorkerId = keyof typeof workers;

@@ -19,7 +19,8 @@ import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { writesTable, type RouteDefinition } from '../../shared/routes.ts';
+import { OPERATION_SUMMARIES } from '../../shared/openapi/operation-summaries.ts';
+import { writesTable, type RouteDefinition, type RouteId } from '../../shared/routes.ts';
 import { gatewayResponseHeaders, gatewayResponses, gatewayResponseTemplate, setsStatusCode } from '../gateway-responses.ts';
 import type { StageConfig } from '../stage-config.ts';
 import { DASHBOARD_SESSION_KEY_PATTERN, RATE_COUNTER_KEY_PATTERN, type DataStore } from './data-store.ts';
@@ -136,7 +137,7 @@ export class Api extends Construct {
       const routeFunction = new ServiceFunction(this, routeId, {
         config,
         entry: route.entry,
-        description: `${route.method} ${route.path} (${routeId}): ${route.summary}`,
+        description: `${route.method} ${route.path} (${routeId}): ${OPERATION_SUMMARIES[routeId as RouteId]}`,
         environment: serviceEnvironment(config, dataStore),
         needs: route.needs,
         afterBundling: AFTER_BUNDLING[routeId],

@@ -4,7 +4,6 @@ import { PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { queues, workers } from '../../shared/workers.ts';
 import type { StageConfig } from '../stage-config.ts';
 import type { DataStore } from './data-store.ts';
 import { perStackCreation } from './physical-names.ts';
@@ -33,7 +32,7 @@ export class SessionExpiry extends Construct {
 
   constructor(scope: Construct, id: string, { config, dataStore }: SessionExpiryProps) {
     super(scope, id);
-    this.expiries = new WorkQueue(this, 'Expiries', { definition: queues.sessionExpiry });
+    this.expiries = new WorkQueue(this, 'Expiries', { name: 'sessionExpiry' });
     const queueMap = { sessionExpiry: this.expiries.queue };
     // Retained in production with the schedules in it: named anew per stack creation, so a retried deploy can create it.
     this.scheduleGroup = new ScheduleGroup(this, 'Schedules', {
@@ -41,7 +40,7 @@ export class SessionExpiry extends Construct {
       removalPolicy: config.removalPolicy,
     });
 
-    this.handOver = new WorkerFunction(this, 'handOverSessionExpiry', { config, dataStore, worker: workers.handOverSessionExpiry, queues: queueMap });
+    this.handOver = new WorkerFunction(this, 'handOverSessionExpiry', { config, dataStore, queues: queueMap });
     this.schedulerRole = schedulerInvokeRole(this, 'SchedulerRole', this.handOver, 'EventBridge Scheduler invokes the session expiry hand-over');
     // As the daily jobs' schedules have: a hand-over Scheduler could not deliver lands here and pages on-call.
     this.scheduleDeadLetters = addDeadLetters(new Construct(this, 'ScheduleFailures'), 'Session expiry: a schedule could not hand over its session after its retries').queue;
@@ -53,7 +52,6 @@ export class SessionExpiry extends Construct {
     this.planner = new WorkerFunction(this, 'planSessionExpiry', {
       config,
       dataStore,
-      worker: workers.planSessionExpiry,
       queues: queueMap,
       streamFailures: this.expiries.deadLetterQueue,
       environment: {
@@ -70,6 +68,6 @@ export class SessionExpiry extends Construct {
       { id: 'AwsSolutions-IAM5', reason: "One schedule per session, named at run time, in this stage's own schedule group only.", appliesTo: [{ regex: `/^Resource::arn:<AWS::Partition>:scheduler:.+:schedule\\/svc-payments-${config.stage}-expiry-.+\\/\\*$/` }] },
     ], true);
 
-    this.expirer = new WorkerFunction(this, 'expireSessions', { config, dataStore, worker: workers.expireSessions, queues: queueMap, timeout: Duration.seconds(20) });
+    this.expirer = new WorkerFunction(this, 'expireSessions', { config, dataStore, queues: queueMap, timeout: Duration.seconds(20) });
   }
 }

@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { routes, type RouteDefinition } from '../../shared/routes.ts';
-import { queues, workers } from '../../shared/workers.ts';
+import { queues } from '../../shared/workers.ts';
 import type { StageConfig } from '../stage-config.ts';
 import type { DataStore } from './data-store.ts';
 import type { ServiceFunction } from './service-function.ts';
@@ -27,17 +27,16 @@ export class Webhooks extends Construct {
 
   constructor(scope: Construct, id: string, { config, dataStore, routeFunctions }: WebhooksProps) {
     super(scope, id);
-    this.deliveries = new WorkQueue(this, 'Deliveries', { definition: queues.webhookDeliveries });
+    this.deliveries = new WorkQueue(this, 'Deliveries', { name: 'webhookDeliveries' });
     const queueMap = { webhookDeliveries: this.deliveries.queue };
     this.dispatcher = new WorkerFunction(this, 'dispatchWebhooks', {
       config,
       dataStore,
-      worker: workers.dispatchWebhooks,
       queues: queueMap,
       streamFailures: this.deliveries.deadLetterQueue,
     });
     // A send can take a token request, the POST, and after a 401 both again: 4 calls of at most 10 s.
-    this.sender = new WorkerFunction(this, 'sendWebhooks', { config, dataStore, worker: workers.sendWebhooks, queues: queueMap, timeout: Duration.seconds(50) });
+    this.sender = new WorkerFunction(this, 'sendWebhooks', { config, dataStore, queues: queueMap, timeout: Duration.seconds(50) });
 
     // Routes that queue a delivery themselves (a test event, a manual retry), as their manifest entries say.
     for (const [routeId, definition] of Object.entries(routes) as [string, RouteDefinition][]) {

@@ -2,7 +2,8 @@ import { Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { QueueDefinition } from '../../shared/workers.ts';
+import { queues, type QueueName } from '../../shared/workers.ts';
+import { QUEUE_SUMMARIES } from './background-summaries.ts';
 
 /** How long a dead letter is kept for inspection and manual replay: SQS's maximum. */
 const DEAD_LETTER_RETENTION = Duration.days(14);
@@ -16,9 +17,10 @@ export class WorkQueue extends Construct {
   readonly deadLetterQueue: Queue;
   readonly deadLetterAlarm: Alarm;
 
-  constructor(scope: Construct, id: string, { definition }: { definition: QueueDefinition }) {
+  constructor(scope: Construct, id: string, { name }: { name: QueueName }) {
     super(scope, id);
-    const deadLetters = addDeadLetters(this, `${definition.summary}: messages reached the dead-letter queue`);
+    const definition = queues[name];
+    const deadLetters = addDeadLetters(this, `${QUEUE_SUMMARIES[name]}: messages reached the dead-letter queue`);
     this.deadLetterQueue = deadLetters.queue;
     this.deadLetterAlarm = deadLetters.alarm;
     this.queue = new Queue(this, 'Queue', {

@@ -10,10 +10,11 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { keys } from '../../shared/store/keys.ts';
-import { queues as queueDefinitions, type QueueName, type WorkerDefinition } from '../../shared/workers.ts';
+import { queues as queueDefinitions, workers, type QueueName, type WorkerDefinition, type WorkerId } from '../../shared/workers.ts';
 import type { StageConfig } from '../stage-config.ts';
 import type { DataStore } from './data-store.ts';
 import { ServiceFunction, serviceEnvironment } from './service-function.ts';
+import { WORKER_SUMMARIES } from './background-summaries.ts';
 import { addDeadLetters } from './work-queue.ts';
 
 /**
@@ -32,7 +33,6 @@ const DAILY_RUN_RETRIES = 2;
 export interface WorkerFunctionProps {
   config: StageConfig;
   dataStore: DataStore;
-  worker: WorkerDefinition;
   /** Every queue of the manifest by name: the trigger's, and those the worker sends to. */
   queues: Partial<Record<QueueName, Queue>>;
   /** Where stream records that keep failing go, after the retries. */
@@ -49,14 +49,16 @@ export class WorkerFunction extends ServiceFunction {
   /** Daily workers only: their failed runs' dead-letter queue alarm, which the stack routes to on-call. */
   readonly deadLetterAlarm?: Alarm;
 
-  constructor(scope: Construct, id: string, { config, dataStore, worker, queues, streamFailures, environment = {}, timeout }: WorkerFunctionProps) {
+  /** `id` names the worker in the manifest. */
+  constructor(scope: Construct, id: WorkerId, { config, dataStore, queues, streamFailures, environment = {}, timeout }: WorkerFunctionProps) {
+    const worker: WorkerDefinition = workers[id];
     // A queue consumer also needs its own queue's URL: it delays a retry by changing the message's visibility.
     const queueNames = worker.trigger.kind === 'queue' ? [...worker.sendsTo, worker.trigger.queue] : worker.sendsTo;
     const queueUrls = Object.fromEntries(queueNames.map((name) => [queueDefinitions[name].urlEnv, requireQueue(queues, name).queueUrl]));
     super(scope, id, {
       config,
       entry: worker.entry,
-      description: `${id}: ${worker.summary}`,
+      description: `${id}: ${WORKER_SUMMARIES[id]}`,
       environment: { ...serviceEnvironment(config, dataStore), ...queueUrls, ...environment },
       timeout,
       needs: worker.needs,

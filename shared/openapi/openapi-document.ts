@@ -9,6 +9,7 @@ import { ErrorSchema } from '../schemas/common-responses.ts';
 import { errorStatuses } from './error-responses.ts';
 import { loadRouteSchemas } from './load-route-schemas.ts';
 import { OPERATION_DESCRIPTIONS, type PublicRouteId } from './operation-descriptions.ts';
+import { OPERATION_SUMMARIES } from './operation-summaries.ts';
 import { OPERATION_EXAMPLES, type OperationExample } from './operation-examples.ts';
 import { webhooksSection } from './webhooks-section.ts';
 
@@ -79,7 +80,7 @@ function operationOf(id: PublicRouteId, route: RouteDefinition, schemas: Operati
   const bodyExample = example?.request.body !== undefined ? { example: example.request.body } : {};
   return {
     operationId: id,
-    summary: route.summary,
+    summary: OPERATION_SUMMARIES[id],
     description: OPERATION_DESCRIPTIONS[id],
     tags: [tagOf(route.path)],
     security: route.auth === 'secret' ? [{ secretKey: [] }] : route.auth === 'checkout' ? [{}, { publishableKey: [] }] : [],

@@ -15,7 +15,9 @@ import { buildFunctionBundles, functionEntries, type FunctionBundle } from '../.
 import { readStageConfig } from '../../infra/stage-config.ts';
 import { createMerchant, type MerchantKeys } from '../../shared/admin/merchant-admin.ts';
 import { errorBody } from '../../shared/http/response.ts';
-import { routes } from '../../shared/routes.ts';
+import { OPERATION_SUMMARIES } from '../../shared/openapi/operation-summaries.ts';
+import { routeIds, routes } from '../../shared/routes.ts';
+import { QUEUE_SUMMARIES, WORKER_SUMMARIES } from '../../infra/constructs/background-summaries.ts';
 import { workers } from '../../shared/workers.ts';
 import { createApiKeyStore } from '../../shared/store/api-key-store.ts';
 import { createMerchantStore } from '../../shared/store/merchant-store.ts';
@@ -144,6 +146,15 @@ describe('route function bundle', () => {
     // GET /v1/openapi.json's own function serves the built document (served-document.ts); nothing else of openapi/.
     const documentOnly = /shared\/(schemas\/[a-z-]+-responses\.ts|openapi\/(?!served-document\.ts))/;
     for (const bundle of all) expect(Object.keys(bundle.inputs).filter((input) => documentOnly.test(input)), bundle.id).toEqual([]);
+  });
+
+  it('holds no summary of a route, worker or queue: they are for the document and the stack only', () => {
+    const summaries = [...Object.values(OPERATION_SUMMARIES), ...Object.values(WORKER_SUMMARIES), ...Object.values(QUEUE_SUMMARIES)];
+    expect(summaries.length).toBeGreaterThan(routeIds.length);
+    for (const bundle of all) {
+      const code = readFileSync(bundle.file, 'utf8');
+      expect(summaries.filter((summary) => code.includes(summary)), bundle.id).toEqual([]);
+    }
   });
 
   it("leaves the Powertools layer's packages out of every bundle and imports them from the layer", () => {
