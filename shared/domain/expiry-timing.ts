@@ -17,12 +17,14 @@ export type ExpiryPlan = { kind: 'schedule'; at: number } | { kind: 'queue'; del
 
 /**
  * What a change of a session item means for its timer: a new open session gets one (a schedule, or straight a
- * queue message when the schedule's time has already passed); a session that closed or completed loses it.
+ * queue message when the schedule's time has already passed); a session that closed or completed before its
+ * schedule's time loses it. One closed later needs nothing: its schedule has fired and deleted itself
+ * (ActionAfterCompletion), or there never was one, and a late one's hand-over finds the session closed.
  */
 export function planExpiry(change: 'INSERT' | 'MODIFY', session: { status: SessionStatus; expiresAt: number }, now: number): ExpiryPlan {
-  if (isFinal(session.status)) return change === 'MODIFY' ? { kind: 'cancel' } : { kind: 'none' };
-  if (change !== 'INSERT') return { kind: 'none' };
   const at = session.expiresAt - SCHEDULE_LEAD_SECONDS * 1000;
+  if (isFinal(session.status)) return change === 'MODIFY' && at > now ? { kind: 'cancel' } : { kind: 'none' };
+  if (change !== 'INSERT') return { kind: 'none' };
   return at > now ? { kind: 'schedule', at } : { kind: 'queue', delaySeconds: handoverDelaySeconds(session.expiresAt, now) };
 }
 

@@ -9,10 +9,16 @@ describe('planExpiry', () => {
   it('queues straight away when the schedule time has already passed', () => {
     expect(planExpiry('INSERT', { status: 'created', expiresAt: now + 60_500 }, now)).toEqual({ kind: 'queue', delaySeconds: 61 });
   });
-  it('cancels when the session closes or completes, and leaves other changes alone', () => {
-    expect(planExpiry('MODIFY', { status: 'expired', expiresAt: now }, now)).toEqual({ kind: 'cancel' });
-    expect(planExpiry('MODIFY', { status: 'completed', expiresAt: now }, now)).toEqual({ kind: 'cancel' });
+  it('cancels when the session closes or completes before its schedule fires, and leaves other changes alone', () => {
+    const later = now + SCHEDULE_LEAD_SECONDS * 1000 + 1000;
+    expect(planExpiry('MODIFY', { status: 'expired', expiresAt: later }, now)).toEqual({ kind: 'cancel' });
+    expect(planExpiry('MODIFY', { status: 'completed', expiresAt: later }, now)).toEqual({ kind: 'cancel' });
     expect(planExpiry('MODIFY', { status: 'processing', expiresAt: now + 1000 }, now)).toEqual({ kind: 'none' });
+  });
+  it('sends no cancel once the schedule has fired (it deleted itself), as for a session expired on time', () => {
+    expect(planExpiry('MODIFY', { status: 'expired', expiresAt: now }, now)).toEqual({ kind: 'none' });
+    expect(planExpiry('MODIFY', { status: 'completed', expiresAt: now + SCHEDULE_LEAD_SECONDS * 1000 }, now)).toEqual({ kind: 'none' });
+    expect(planExpiry('MODIFY', { status: 'completed', expiresAt: now + SCHEDULE_LEAD_SECONDS * 1000 + 1 }, now)).toEqual({ kind: 'cancel' });
   });
 });
 
