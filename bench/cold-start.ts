@@ -1,9 +1,9 @@
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { mkdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { powertoolsLayerModules } from '../infra/constructs/powertools-layer.ts';
+import { linkPowertoolsLayer } from '../infra/constructs/powertools-layer.ts';
 import { buildFunctionBundles, LAMBDA_BUILD_OPTIONS } from '../infra/function-bundles.ts';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -65,12 +65,9 @@ function loadOnce(file: string): number {
 /** Bundles every function of the route and worker manifests and the baseline, then times their loads, interleaved so noise hits all alike. */
 export async function measureColdStarts(outDir: string, spawns: number): Promise<ColdStartResult> {
   mkdirSync(outDir, { recursive: true });
-  // The layer's packages as the stack ships them, found before the project's node_modules, as Lambda finds them in
-  // /opt/nodejs/node_modules; the SDK still comes from the project's, as from the runtime's.
-  const layerLink = join(outDir, 'node_modules', '@aws-lambda-powertools');
-  rmSync(layerLink, { recursive: true, force: true });
-  mkdirSync(dirname(layerLink), { recursive: true });
-  symlinkSync(join(powertoolsLayerModules(), '@aws-lambda-powertools'), layerLink);
+  // The layer's packages as the stack ships them, found before the project's node_modules; the SDK still comes from
+  // the project's, as from the runtime's.
+  linkPowertoolsLayer(outDir);
   const targets: { name: string; routeId?: string; file: string; inputs: Inputs }[] = [];
 
   const baselineFile = join(outDir, 'baseline', 'index.mjs');

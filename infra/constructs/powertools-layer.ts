@@ -2,7 +2,7 @@ import { Stack } from 'aws-cdk-lib';
 import { Architecture, Code, LayerVersion, Runtime, type ILayerVersion } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
@@ -54,6 +54,13 @@ export function powertoolsLayerVersion(): string {
  * @returns the folder holding `nodejs/`, named by a hash of its content (so concurrent synths never share a half-built one)
  */
 export function buildPowertoolsLayer(): string {
+  // Its inputs (the lock file's packages) do not change while a process runs: one build serves every stack and caller.
+  built ??= buildLayerFolder();
+  return built;
+}
+let built: string | undefined;
+
+function buildLayerFolder(): string {
   const root = join('nodejs', 'node_modules', SCOPE);
   const result = buildSync({
     entryPoints: LAYER_ENTRIES,
@@ -108,6 +115,17 @@ export function buildPowertoolsLayer(): string {
 
 /** The built layer's packages folder (`nodejs/node_modules`), for running bundles outside Lambda as Lambda would. */
 export const powertoolsLayerModules = (): string => join(buildPowertoolsLayer(), 'nodejs', 'node_modules');
+
+/**
+ * Links the built layer's packages into `<dir>/node_modules`, replacing an earlier link: bundles under `dir` then
+ * import them as Lambda's functions do from /opt/nodejs/node_modules.
+ */
+export function linkPowertoolsLayer(dir: string): void {
+  const link = join(dir, 'node_modules', SCOPE);
+  rmSync(link, { recursive: true, force: true });
+  mkdirSync(dirname(link), { recursive: true });
+  symlinkSync(join(powertoolsLayerModules(), SCOPE), link);
+}
 
 /** The Powertools layer, one per stack, for the Node.js 22 arm64 functions. */
 export function powertoolsLayer(scope: Construct): ILayerVersion {

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { powertoolsLayerModules } from '../../infra/constructs/powertools-layer.ts';
+import { linkPowertoolsLayer } from '../../infra/constructs/powertools-layer.ts';
 
 const PROJECT_MODULES = fileURLToPath(new URL('../../node_modules/', import.meta.url));
 
@@ -11,9 +11,8 @@ const PROJECT_MODULES = fileURLToPath(new URL('../../node_modules/', import.meta
  * of their bundles (infra/constructs/service-function.ts), as the stack's layer holds them.
  */
 export function provideRuntimeSdk(dir: string): void {
-  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  linkPowertoolsLayer(dir);
   symlinkSync(join(PROJECT_MODULES, '@aws-sdk'), join(dir, 'node_modules', '@aws-sdk'));
-  symlinkSync(join(powertoolsLayerModules(), '@aws-lambda-powertools'), join(dir, 'node_modules', '@aws-lambda-powertools'));
 }
 
 /** The folder of the one function bundle a CDK assembly holds (`asset.<hash>/index.mjs`); its other asset is the layer. */
