@@ -36,7 +36,7 @@ export default defineConfig({
     globalSetup: ['test/setup/dynamodb-local.ts'],
     // Two cores on CI, three workers on one DynamoDB Local: many tests wait (Chromium, the bank's deadline, the
     // sandbox's timers), and a third worker runs meanwhile. Under two CPU burners 3 took 473 s, 4 took 491 s.
-    maxWorkers: 3,
+    maxWorkers: 4,
     reporters: ['default'],
     projects: [
       { test: { name: 'cdk', include: [SYNTH_FILES], isolate: false, ...common } },
