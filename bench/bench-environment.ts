@@ -1,6 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDynamoLocal, type DynamoLocal } from '../infra/sandbox/dynamodb-local.ts';
@@ -11,6 +9,7 @@ import { OPERATION_CLASSES } from '../shared/domain/merchant.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { CallCounter } from '../shared/observability/call-counter.ts';
 import { countStandIns } from './stand-in-counting.ts';
+import { startWebhookReceiver } from './webhook-receiver.ts';
 
 /** One request of a benchmark, built afresh for each send. */
 export interface BenchRequest {
@@ -80,24 +79,6 @@ function scopeRequests(server: Server, counter: CallCounter): void {
   for (const listener of listeners) server.on('request', (req: IncomingMessage, res: ServerResponse) => counter.within(REQUEST_SCOPE, () => listener(req, res)));
 }
 
-/** A merchant's webhook endpoint on 127.0.0.1 that answers every delivery with 200 at once. */
-async function startWebhookReceiver() {
-  let received = 0;
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      received++;
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/bench-webhooks`,
-    received: () => received,
-    stop: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
 /**
  * Its own DynamoDB Local (in memory, free port) and its own sandbox (port 0, keys in a temporary directory), so
  * the developer's .sandbox/ data is never touched.
@@ -116,7 +97,7 @@ export async function startBenchEnvironment(): Promise<BenchEnvironment> {
   scopeRequests(sandbox.server.server, counter);
   // SQS, Scheduler and KMS are in-process stand-ins here, not SDK clients: counted as the AWS calls they replace.
   countStandIns(sandbox, counter);
-  const receiver = await startWebhookReceiver();
+  const receiver = await startWebhookReceiver('/bench-webhooks');
 
   const send: BenchEnvironment['send'] = async (request) => {
     const { method, path, body } = request;

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { BenchEnvironment, BenchMerchant } from './bench-environment.ts';
 import { percentiles } from './latency-stats.ts';
 import { APPROVING_PAYMENT } from './route-scenarios.ts';
+import { startWebhookReceiver } from './webhook-receiver.ts';
 
 const EVENTS = ['session.expired', 'charge.approved'] as const;
 type TimedEvent = (typeof EVENTS)[number];
@@ -44,25 +43,21 @@ export interface Receipt {
 export async function startTimeliness(env: BenchEnvironment): Promise<{ round(samples: number): Promise<TimelinessRound>; stop(): Promise<void> }> {
   const receipts: Receipt[] = [];
   const arrived: (() => void)[] = [];
-  const receiver: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const receivedAt = env.sandbox.clock.now();
-      res.writeHead(200).end();
-      receipts.push({ ...(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Omit<Receipt, 'receivedAt'>), receivedAt });
-      arrived.splice(0).forEach((wake) => wake());
-    });
+  const receiver = await startWebhookReceiver('/hook');
+  receiver.onDelivery(({ body, arrivedAt }) => {
+    // On the sandbox clock: the real arrival moved by the clock's offset, which only a round's jump changes, and the
+    // round takes in its approvals before jumping.
+    const receivedAt = arrivedAt + (env.sandbox.clock.now() - Date.now());
+    receipts.push({ ...(JSON.parse(body) as Omit<Receipt, 'receivedAt'>), receivedAt });
+    arrived.splice(0).forEach((wake) => wake());
   });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  const { port } = receiver.address() as AddressInfo;
 
   const merchant: BenchMerchant = await env.newMerchant();
   const endpoint = await env.send({
     method: 'POST',
     path: '/v1/webhooks/endpoints',
     key: merchant.key,
-    body: { url: `http://127.0.0.1:${port}/hook`, enabledEvents: [...EVENTS], description: 'bench timeliness receiver' },
+    body: { url: receiver.url, enabledEvents: [...EVENTS], description: 'bench timeliness receiver' },
   });
   if (endpoint.status !== 201) throw new Error(`Registering the receiver answered ${endpoint.status}: ${JSON.stringify(endpoint.body)}`);
 
@@ -116,6 +111,6 @@ export async function startTimeliness(env: BenchEnvironment): Promise<{ round(sa
         },
       };
     },
-    stop: () => new Promise((r) => receiver.close(() => r())),
+    stop: () => receiver.stop(),
   };
 }

@@ -37,6 +37,13 @@ export interface StreamFilter {
   pkPrefix: string;
 }
 
+/**
+ * Batches of a shard each stream worker handles at once: its mapping's ParallelizationFactor in AWS (10 at most), the
+ * sandbox's stream reader alike; records of one item stay in stream order. At 1, every batch waits for the one before
+ * it, and the events in it for that batch's slowest record (the planner's schedules for a burst of new sessions).
+ */
+export const STREAM_BATCHES_PER_SHARD = 10;
+
 /** daily: once a day at that UTC hour (an EventBridge Scheduler cron in AWS; the sandbox clock crossing it locally). */
 export type WorkerTrigger = { kind: 'stream'; filter: StreamFilter } | { kind: 'queue'; queue: QueueName } | { kind: 'schedule' } | { kind: 'daily'; hourUtc: number };
 

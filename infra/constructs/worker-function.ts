@@ -10,7 +10,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { keys } from '../../shared/store/keys.ts';
-import { queues as queueDefinitions, workers, type QueueName, type WorkerDefinition, type WorkerId } from '../../shared/workers.ts';
+import { queues as queueDefinitions, STREAM_BATCHES_PER_SHARD, workers, type QueueName, type WorkerDefinition, type WorkerId } from '../../shared/workers.ts';
 import type { StageConfig } from '../stage-config.ts';
 import type { DataStore } from './data-store.ts';
 import { ServiceFunction, serviceEnvironment } from './service-function.ts';
@@ -77,6 +77,7 @@ export class WorkerFunction extends ServiceFunction {
         eventSourceArn: dataStore.table.tableStreamArn!,
         startingPosition: StartingPosition.TRIM_HORIZON,
         batchSize: 100,
+        parallelizationFactor: STREAM_BATCHES_PER_SHARD,
         maxBatchingWindow: Duration.seconds(0),
         bisectBatchOnError: true,
         maxRecordAge: STREAM_MAX_RECORD_AGE,

@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AllDeps } from '../../shared/deps.ts';
 import { createParkedRecords, replayRequestOf } from '../../shared/background/parked-records.ts';
-import { workers, type QueueName, type StreamFilter, type WorkerDefinition, type WorkerId } from '../../shared/workers.ts';
+import { streamItemOf } from '../../shared/background/stream-records.ts';
+import { STREAM_BATCHES_PER_SHARD, workers, type QueueName, type StreamFilter, type WorkerDefinition, type WorkerId } from '../../shared/workers.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { ConsumerLoop, type ConsumerLoopOptions } from './consumer-loop.ts';
 import type { LocalQueue } from './local-queue.ts';
@@ -106,28 +107,52 @@ function writtenKeys(input: Record<string, any>): string[] {
 type Loop = (run: ConsumerLoopOptions['run'], nextDueAt?: () => number | undefined) => ConsumerLoop;
 
 /**
- * The stream workers on the table's stream, one poll at a time (a shard is read in order, and the planner needs a
- * session's INSERT before its MODIFY). Each worker is its own Lambda in AWS, so they run side by side on a batch.
+ * The stream workers on the table's stream, as their mappings with STREAM_BATCHES_PER_SHARD in AWS: each poll's
+ * records are a batch, handed to every stream worker side by side (each is its own Lambda in AWS), and the next poll
+ * goes out while up to that many batches run, so the events behind a slow batch (the planner writing a schedule per
+ * new session) are not held back by it. A record whose item has a record in a running batch, or one waiting for its
+ * retry, waits for a later batch: a session's INSERT is always handled before its MODIFY. The checkpoint stays before
+ * the first record not handled yet.
  */
-function streamConsumer(deps: AllDeps, local: LocalBackground, built: Built[], loop: Loop): ConsumerLoop {
+function streamConsumer(deps: AllDeps, local: LocalBackground, built: Built[], loop: Loop, onError: (error: unknown) => void) {
+  const streamWorkers = built.filter((w) => w.definition.trigger.kind === 'stream');
   const retries = new Map<DynamoDBRecord, number>();
+  /** Polled, waiting for a batch that has a record of the same item to end. */
+  let waiting: DynamoDBRecord[] = [];
+  const running = new Map<Promise<void>, DynamoDBRecord[]>();
   let retryAt = 0;
   let stuckRetryAt = 0;
   let idlePollMs = FIRST_IDLE_POLL_MS;
-  const runWorker = async (worker: Built, mine: DynamoDBRecord[], retried: Map<DynamoDBRecord, number>) => {
-    const batch = mine.filter((r) => isFor(worker, r));
+  const retryLater = (record: DynamoDBRecord, count: number) => {
+    retries.set(record, count);
+    retryAt = Date.now() + STREAM_RETRY_MS;
+  };
+  const runWorker = async (worker: Built, records: DynamoDBRecord[], retried: Map<DynamoDBRecord, number>) => {
+    const batch = records.filter((r) => isFor(worker, r));
     if (batch.length === 0) return;
     const result = (await worker.invoke({ Records: batch } satisfies DynamoDBStreamEvent)) as { batchItemFailures?: { itemIdentifier: string }[] };
     for (const failure of result.batchItemFailures ?? []) {
       const record = batch.find((r) => r.dynamodb?.SequenceNumber === failure.itemIdentifier);
       if (!record) continue;
       const count = (retried.get(record) ?? 0) + 1;
-      retries.set(record, count);
-      retryAt = Date.now() + STREAM_RETRY_MS;
+      retryLater(record, count);
       if (count === MAX_STREAM_RETRIES) deps.logger.error('Stream record could not be handled nor parked; kept and retried', { worker: worker.id, sequenceNumber: failure.itemIdentifier });
     }
   };
-  return loop(async (draining) => {
+  const runBatch = async (batch: DynamoDBRecord[], retried: Map<DynamoDBRecord, number>) => {
+    try {
+      for (const record of batch) for (const worker of built) await replayQueueMessage(deps, worker, record);
+      await Promise.all(streamWorkers.map((w) => runWorker(w, batch, retried)));
+    } catch (error) {
+      // Not handled at all (DynamoDB Local unreachable): the whole batch waits for its retry.
+      for (const record of batch) if (!retries.has(record)) retryLater(record, (retried.get(record) ?? 0) + 1);
+      throw error;
+    }
+  };
+  const consumer = loop(async (draining) => {
+    // drain() waits for the running batches, so what they produce is seen by its next round, and gets their errors.
+    if (draining) await Promise.all(running.keys());
+    while (running.size >= STREAM_BATCHES_PER_SHARD) await Promise.race(running.keys());
     // drain() retries at once; the background waits STREAM_RETRY_MS between tries, so a short outage does not use them
     // all up. A record past its quick tries waits STUCK_RETRY_MS, and never holds drain() up.
     const due = draining || Date.now() >= retryAt;
@@ -136,8 +161,7 @@ function streamConsumer(deps: AllDeps, local: LocalBackground, built: Built[], l
     if ([...retried.values()].some((count) => count >= MAX_STREAM_RETRIES)) stuckRetryAt = Date.now() + STUCK_RETRY_MS;
     for (const record of retried.keys()) retries.delete(record);
     const polled = await local.streams.poll();
-    const records = [...polled.records, ...retried.keys()];
-    const mine = records.filter((r) => {
+    const mine = polled.records.filter((r) => {
       const merchantId = merchantOf(r);
       // A record naming a merchant, a parked stream record's replay request included, is its owner's alone: another
       // sandbox on the table would replay it without the owner's faults or fixes. A parked queue message names no
@@ -147,10 +171,25 @@ function streamConsumer(deps: AllDeps, local: LocalBackground, built: Built[], l
     });
     // Most records are no worker's (rate counters, idempotency keys, sign-ins): only the others count as work.
     const handled = mine.filter((r) => built.some((w) => isFor(w, r) || replayRequestOf(w.id as WorkerId, r) !== null));
-    for (const record of handled) for (const worker of built) await replayQueueMessage(deps, worker, record);
-    await Promise.all(built.filter((w) => w.definition.trigger.kind === 'stream').map((w) => runWorker(w, handled, retried)));
-    await local.streams.commit(handled, retries.keys());
-    if (handled.length > 0 || polled.more) {
+    // Oldest first: a retried record before the later records of its item.
+    const candidates = [...retried.keys(), ...waiting, ...handled];
+    const busy = new Set([...[...running.values()].flat(), ...retries.keys()].map(streamItemOf));
+    const batch = candidates.filter((r) => !busy.has(streamItemOf(r)));
+    waiting = candidates.filter((r) => busy.has(streamItemOf(r)));
+    if (batch.length > 0) {
+      const run = runBatch(batch, retried);
+      const tracked: Promise<void> = run
+        .catch((error: unknown) => (draining ? undefined : onError(error)))
+        .finally(() => {
+          running.delete(tracked);
+          // Its records' items are free again, and the checkpoint may move past them.
+          consumer.wake();
+        });
+      running.set(tracked, batch);
+      if (draining) await run;
+    }
+    await local.streams.commit(handled, [...[...running.values()].flat(), ...waiting, ...retries.keys()]);
+    if (batch.length > 0 || polled.more) {
       idlePollMs = FIRST_IDLE_POLL_MS;
       return { worked: true };
     }
@@ -159,6 +198,7 @@ function streamConsumer(deps: AllDeps, local: LocalBackground, built: Built[], l
     idlePollMs = Math.min(IDLE_POLL_MS, idlePollMs * 2);
     return { worked: false, againInMs };
   });
+  return { consumer, settled: () => Promise.all(running.keys()) };
 }
 
 /**
@@ -253,7 +293,7 @@ export async function startBackgroundRunner(deps: AllDeps, local: LocalBackgroun
   const onError = (error: unknown) => deps.logger.error('Background step failed', { error: error as Error });
   const loop: Loop = (run, nextDueAt) => new ConsumerLoop({ run, nextDueAt, clock: deps.clock, onError });
 
-  const stream = streamConsumer(deps, local, built, loop);
+  const { consumer: stream, settled: streamSettled } = streamConsumer(deps, local, built, loop, onError);
   // As the stream trigger in AWS, a write through the sandbox's own client that a worker takes is read at once;
   // other writers (the admin CLI, another sandbox on the table) are found by the idle polls. Writes no worker takes
   // (rate counters, idempotency keys, checkpoints) wake nothing: a poll after each would double the table's traffic.
@@ -288,7 +328,7 @@ export async function startBackgroundRunner(deps: AllDeps, local: LocalBackgroun
     async stop() {
       clearInterval(clockCheck);
       await Promise.all(loops.map((l) => l.stop()));
-      await Promise.all(queues.map((q) => q.settled()));
+      await Promise.all([streamSettled(), ...queues.map((q) => q.settled())]);
     },
   };
 }

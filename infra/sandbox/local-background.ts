@@ -22,7 +22,7 @@ export function createLocalBackground(options: {
   tableName: string;
   clock: Clock;
   owns: (merchantId: string) => boolean;
-  /** Names this sandbox's stream checkpoints (see StreamReader). */
+  /** Names this sandbox's stream checkpoints (see StreamReader) and its queued-delivery notes (see OpenDeliveries). */
   streamReaderId: string;
 }): { ports: BackgroundPorts; local: LocalBackground; close(): void } {
   const streamsClient = new DynamoDBStreamsClient({ endpoint: options.dynamoEndpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
@@ -32,7 +32,7 @@ export function createLocalBackground(options: {
     streams: new StreamReader(streamsClient, tablesClient, options.db, options.tableName, options.streamReaderId, options.clock),
     queues: { webhookDeliveries, sessionExpiry: new LocalQueue('sessionExpiry', queues.sessionExpiry, options.clock) },
     scheduler: new LocalScheduler(options.db, options.tableName, options.clock, options.owns),
-    openDeliveries: new OpenDeliveries(options.db, options.tableName, options.clock, options.owns, webhookDeliveries),
+    openDeliveries: new OpenDeliveries(options.db, options.tableName, options.clock, options.streamReaderId, webhookDeliveries),
     owns: options.owns,
   };
   return {

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../../shared/clock.ts';
 import type { MessageQueue } from '../../shared/background/message-queue.ts';
 import { keys } from '../../shared/store/keys.ts';
@@ -9,15 +9,17 @@ import type { LocalQueue } from './local-queue.ts';
 
 /**
  * SQS keeps a delivery's retry message across anything; the sandbox's queue lives in memory. So every delivery
- * queued in the sandbox leaves a small item in the table (indexed by merchant, so a restart reads only its own
- * without a Scan), and recover() queues again those still pending or retrying, at their nextRetryAt.
+ * queued in the sandbox leaves a small item in the table, indexed by the sandbox that queued it (another sandbox on
+ * the same table, in the test run, has its own), and recover() queues again those still pending or retrying, at
+ * their nextRetryAt.
  */
 export class OpenDeliveries {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly clock: Clock,
-    private readonly owns: (merchantId: string) => boolean,
+    /** The sandbox's stream reader id: the same across its restarts, its own among sandboxes sharing the table. */
+    private readonly sandboxId: string,
     private readonly queue: LocalQueue,
   ) {}
 
@@ -36,32 +38,24 @@ export class OpenDeliveries {
   }
 
   private async note(deliveryId: string): Promise<void> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.webhookDelivery(deliveryId), ProjectionExpression: 'merchantId' }),
-    );
-    if (!Item) return;
-    const merchantId = Item.merchantId as string;
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...keys.localQueuedDelivery(deliveryId), ...keys.localQueuedDeliveries(merchantId, deliveryId), type: 'local_queued_delivery', deliveryId },
+        Item: { ...keys.localQueuedDelivery(deliveryId), ...keys.localQueuedDeliveries(this.sandboxId, deliveryId), type: 'local_queued_delivery', deliveryId },
       }),
     );
   }
 
   /** Queues again this sandbox's unfinished deliveries; forgets the finished ones. Returns how many were queued. */
   async recover(): Promise<number> {
-    const entries = await queryAll(this.db, this.tableName, { index: 'gsi1', partition: keys.localQueuedDeliveries('', '').gsi1pk, newestFirst: false });
-    const mine = entries.flatMap((entry) => {
-      const [merchantId, deliveryId] = (entry.gsi1sk as string).split('#') as [string, string];
-      return this.owns(merchantId) ? [deliveryId] : [];
-    });
+    const entries = await queryAll(this.db, this.tableName, { index: 'gsi1', partition: keys.localQueuedDeliveries(this.sandboxId, '').gsi1pk, newestFirst: false });
+    const noted = entries.map((entry) => entry.gsi1sk as string);
 
     let queued = 0;
     const deliveries = new Map(
-      (await batchGetItems(this.db, this.tableName, mine.map((id) => keys.webhookDelivery(id)))).map((item) => webhookDeliveryItems.fromItem(item)).map((delivery) => [delivery.id, delivery]),
+      (await batchGetItems(this.db, this.tableName, noted.map((id) => keys.webhookDelivery(id)))).map((item) => webhookDeliveryItems.fromItem(item)).map((delivery) => [delivery.id, delivery]),
     );
-    for (const deliveryId of mine) {
+    for (const deliveryId of noted) {
       const delivery = deliveries.get(deliveryId);
       if (delivery && (delivery.state === 'pending' || delivery.state === 'retrying')) {
         const visibleAt = Math.max(this.clock.now(), delivery.nextRetryAt ? Date.parse(delivery.nextRetryAt) : 0);

@@ -33,6 +33,8 @@ export class StreamReader {
   /** Per shard, the last record polled and the last one saved. */
   private readonly polled = new Map<string, string>();
   private readonly committed = new Map<string, string>();
+  /** Per shard, the records polled since the last save, in stream order: the checkpoint may stop between them. */
+  private readonly sinceSaved = new Map<string, DynamoDBRecord[]>();
   /** Shards polled past a record a worker was given, since their last save. */
   private readonly unsaved = new Set<string>();
   private readonly shardOf = new WeakMap<DynamoDBRecord, string>();
@@ -65,23 +67,29 @@ export class StreamReader {
   }
 
   /**
-   * Saves, per shard that had a record handed to a worker, the last record polled as handled, except in shards where
-   * a record still waits for its retry: those are read again after a restart (at least once; the workers are
-   * idempotent). A shard polled past records no worker takes is left unsaved until one comes: reading those again
-   * after a restart does nothing, and saving after each would write the table (and its stream) once per poll.
+   * Saves, per shard that had a record handed to a worker, the last record polled before the first one `unfinished`
+   * (in a batch still running, or waiting for its turn or its retry): those are read again after a restart (at least
+   * once; the workers are idempotent). A shard polled past records no worker takes is left unsaved until one comes:
+   * reading those again after a restart does nothing, and saving after each would write the table (and its stream)
+   * once per poll.
    */
   async commit(handled: Iterable<DynamoDBRecord>, unfinished: Iterable<DynamoDBRecord>): Promise<void> {
     for (const record of handled) {
       const shardId = this.shardOf.get(record);
       if (shardId) this.unsaved.add(shardId);
     }
-    const held = new Set([...unfinished].map((r) => this.shardOf.get(r)));
-    for (const shardId of this.unsaved) {
-      const sequenceNumber = this.polled.get(shardId);
-      if (held.has(shardId) || !sequenceNumber) continue;
-      await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...this.checkpointKey(shardId), type: 'local_stream_checkpoint', sequenceNumber } }));
-      this.committed.set(shardId, sequenceNumber);
-      this.unsaved.delete(shardId);
+    const held = new Set(unfinished);
+    for (const [shardId, polled] of this.sinceSaved) {
+      const firstHeld = polled.findIndex((record) => held.has(record));
+      const upTo = firstHeld === -1 ? polled.length : firstHeld;
+      const sequenceNumber = polled[upTo - 1]?.dynamodb?.SequenceNumber;
+      if (this.unsaved.has(shardId) && sequenceNumber) {
+        await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...this.checkpointKey(shardId), type: 'local_stream_checkpoint', sequenceNumber } }));
+        this.committed.set(shardId, sequenceNumber);
+        if (firstHeld === -1) this.unsaved.delete(shardId);
+      }
+      // What lies before the first unfinished record is done: only the rest can hold the checkpoint back.
+      this.sinceSaved.set(shardId, polled.slice(upTo));
     }
   }
 
@@ -106,6 +114,7 @@ export class StreamReader {
           this.shardOf.set(lambdaRecord, shardId);
           const sequenceNumber = record.dynamodb?.SequenceNumber;
           if (sequenceNumber) this.polled.set(shardId, sequenceNumber);
+          this.sinceSaved.set(shardId, this.sinceSaved.get(shardId) ?? []).get(shardId)!.push(lambdaRecord);
           out.push(lambdaRecord);
         }
       } catch (error) {

@@ -60,10 +60,13 @@ export async function handleStreamRecord<D extends CoreDeps>(workerId: WorkerId,
  * session's "completed" change never overtakes its insert; different items side by side. When one fails, the later
  * records of its item are reported failed too (Lambda then retries from the first failure).
  */
+/** The item a stream record changed: its records are handled in stream order, one after another. */
+export const streamItemOf = (record: DynamoDBRecord): string => JSON.stringify(record.dynamodb?.Keys ?? record.eventID);
+
 export async function processStreamBatch(records: DynamoDBRecord[], handle: (record: DynamoDBRecord) => Promise<void>): Promise<PartialItemFailureResponse> {
   const byItem = new Map<string, DynamoDBRecord[]>();
   for (const record of records) {
-    const item = JSON.stringify(record.dynamodb?.Keys ?? record.eventID);
+    const item = streamItemOf(record);
     byItem.set(item, [...(byItem.get(item) ?? []), record]);
   }
   const failed: DynamoDBRecord[] = [];

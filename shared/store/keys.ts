@@ -105,7 +105,10 @@ export const keys = {
     pk: `LOCAL_STREAM#${reader}#${streamArn}`,
     sk: shardId === undefined ? 'STREAM' : `SHARD#${shardId}`,
   }),
-  /** A delivery the sandbox's in-memory queue holds a message for; indexed by merchant so a restart finds its own. */
+  /**
+   * A delivery a sandbox's in-memory queue holds a message for; indexed by the sandbox that queued it (its stream
+   * reader id), so a restart finds its own with one Query.
+   */
   localQueuedDelivery: (deliveryId: string) => ({ pk: `LOCAL_QUEUED_DELIVERY#${deliveryId}`, sk: 'LOCAL_QUEUED_DELIVERY' }),
-  localQueuedDeliveries: (merchantId: string, deliveryId: string) => ({ gsi1pk: 'LOCAL_QUEUED_DELIVERIES', gsi1sk: `${merchantId}#${deliveryId}` }),
+  localQueuedDeliveries: (sandboxId: string, deliveryId: string) => ({ gsi1pk: `LOCAL_QUEUED_DELIVERIES#${sandboxId}`, gsi1sk: deliveryId }),
 };

@@ -57,6 +57,42 @@ describe('the sandbox background on its own, without drain()', () => {
     await vi.waitFor(() => expect(eventsAt('/retry')).toHaveLength(2), ON_ITS_OWN);
     expect(eventsAt('/retry').map((e) => e.type)).toEqual(['session.expired', 'session.expired']);
   });
+  it('delivers an event while an earlier stream batch still runs, and keeps each session\'s changes in stream order', async () => {
+    const key = await merchantWithEndpoint('/parallel');
+    const { scheduler } = env.sandbox.background;
+    const calls: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const schedule = scheduler.schedule.bind(scheduler);
+    const cancel = scheduler.cancel.bind(scheduler);
+    // The planner's batch with the new session waits here, as a slow batch would.
+    const scheduling = vi.spyOn(scheduler, 'schedule').mockImplementation(async (...args) => {
+      calls.push('schedule');
+      await held;
+      return schedule(...args);
+    });
+    const cancelling = vi.spyOn(scheduler, 'cancel').mockImplementation(async (name) => {
+      calls.push('cancel');
+      return cancel(name);
+    });
+    try {
+      const session = await createSession(key);
+      await vi.waitFor(() => expect(calls).toEqual(['schedule']), ON_ITS_OWN);
+      // The expiry writes the session's change (its item's record waits behind the insert) and its event (another
+      // item's record, in a later batch): the event is delivered while the first batch still waits.
+      expect((await env.sandbox.request('POST', `/v1/sessions/${session.reference}/expire`, { key })).status).toBe(200);
+      await vi.waitFor(() => expect(eventsAt('/parallel').map((e) => e.data.reason)).toEqual(['merchant_request']), ON_ITS_OWN);
+      expect(calls).toEqual(['schedule']);
+
+      release();
+      await vi.waitFor(() => expect(calls).toEqual(['schedule', 'cancel']), ON_ITS_OWN);
+      await vi.waitFor(() => expect(scheduler.nextDueAt()).toBeUndefined(), ON_ITS_OWN);
+    } finally {
+      release();
+      scheduling.mockRestore();
+      cancelling.mockRestore();
+    }
+  });
 });
 
 describe("the sandbox's stream position", () => {

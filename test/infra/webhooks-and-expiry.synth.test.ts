@@ -1,6 +1,6 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { queues } from '../../shared/workers.ts';
+import { queues, STREAM_BATCHES_PER_SHARD } from '../../shared/workers.ts';
 import { MAX_ATTEMPTS } from '../../shared/webhooks/retry-schedule.ts';
 import { devStack } from './dev-stack.ts';
 import { SYNTH_TIMEOUT_MS } from './stage-context.ts';
@@ -54,6 +54,12 @@ describe('webhook and expiry constructs', () => {
       const onFailure = mapping.Properties.DestinationConfig.OnFailure.Destination as { 'Fn::GetAtt': [string, string] };
       expect(alarmedQueues, id).toContain(onFailure['Fn::GetAtt'][0]);
     }
+  });
+
+  it('handles up to STREAM_BATCHES_PER_SHARD batches of a shard at once, as the sandbox does', () => {
+    const streams = ofType('AWS::Lambda::EventSourceMapping').filter(([, r]) => r.Properties.StartingPosition === 'TRIM_HORIZON');
+    expect(streams).toHaveLength(2);
+    for (const [id, mapping] of streams) expect(mapping.Properties.ParallelizationFactor, id).toBe(STREAM_BATCHES_PER_SHARD);
   });
 
   it('lets the planner, which writes no other item, park records: PARKED# items only', () => {
