@@ -144,7 +144,7 @@ export function formatReport(r: BenchResult): string {
   out.push('Top functions by self time:');
   out.push(table(['function', 'self ms', 'share'], t.profile.topFunctions.map((e) => [e.name, e.selfMs.toFixed(0), `${(e.share * 100).toFixed(1)}%`])));
 
-  out.push(`\n## 5. Webhook timeliness on the sandbox clock, to a receiver on 127.0.0.1 (ms late; target p99 < ${TARGETS.timelinessP99Ms} ms)`);
+  out.push(`\n## 5. Webhook timeliness on the sandbox clock, to a receiver on 127.0.0.1 on its own thread (ms late; target p99 < ${TARGETS.timelinessP99Ms} ms)`);
   const rounds = [
     ['idle', r.timeliness.idle],
     [`under the throughput mix${r.timeliness.outlastedLoad ? ' (outlasted it: its tail ran without load)' : ''}`, r.timeliness.underLoad],
