@@ -1,7 +1,7 @@
 import { EventType } from '@aws-lambda-powertools/batch';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { newImageOf } from '../../shared/background/stream-image.ts';
-import { defineRecordWorker } from '../../shared/background/define-record-worker.ts';
+import { defineRecordWorker, type RecordBatch } from '../../shared/background/define-record-worker.ts';
 import { sharedRead } from '../../shared/background/shared-reads.ts';
 import type { WorkerDeps } from '../../shared/background/define-worker.ts';
 import type { EventEnvelope } from '../../shared/domain/events.ts';
@@ -15,13 +15,13 @@ import { queuesFromEnvironment } from '../../shared/background/queues-from-envir
  * records of a batch that belong to one merchant and mode (25 sessions expiring at once, a burst of charges) share
  * one read of its endpoints.
  */
-async function dispatch(record: DynamoDBRecord, deps: WorkerDeps<'dispatchWebhooks'>): Promise<void> {
+async function dispatch(record: DynamoDBRecord, deps: WorkerDeps<'dispatchWebhooks'>, batch: RecordBatch<DynamoDBRecord>): Promise<void> {
   const item = newImageOf(record);
   // Targeted events (webhook.test) were queued by the operation that made them.
   if (record.eventName !== 'INSERT' || !item || item.type !== 'event' || item.targetEndpointId) return;
   const merchantId = item.merchantId as string;
   const envelope = item.envelope as EventEnvelope;
-  const endpoints = await sharedRead(deps.webhookEndpoints, `${merchantId}#${envelope.env}`, () => deps.webhookEndpoints.list(merchantId, envelope.env));
+  const endpoints = await sharedRead(batch, `${merchantId}#${envelope.env}`, () => deps.webhookEndpoints.list(merchantId, envelope.env));
   for (const endpoint of endpoints) {
     if (endpoint.status !== 'enabled' || !isSubscribed(endpoint.enabledEvents, envelope.type)) continue;
     const delivery = newDelivery({ merchantId, mode: envelope.env, endpointId: endpoint.id, eventId: envelope.id, eventType: envelope.type }, deps.clock.now());

@@ -7,6 +7,11 @@ import { defineWorker, type WorkerDeps, type WorkerModule } from './define-worke
 import { handleQueueRecord } from './queue-records.ts';
 import { handleStreamRecord, processStreamBatch } from './stream-records.ts';
 
+/** One invocation's records: what a record's handler may scope per-batch work to (`sharedRead`). */
+export interface RecordBatch<R> {
+  Records: R[];
+}
+
 interface RecordOf {
   [EventType.SQS]: SQSRecord;
   [EventType.DynamoDBStreams]: DynamoDBRecord;
@@ -24,17 +29,19 @@ interface RecordOf {
 export function defineRecordWorker<K extends WorkerId, T extends keyof RecordOf>(
   workerId: K,
   eventType: T,
-  handleRecord: (record: RecordOf[T], deps: WorkerDeps<K>) => Promise<void>,
+  handleRecord: (record: RecordOf[T], deps: WorkerDeps<K>, batch: RecordBatch<RecordOf[T]>) => Promise<void>,
   ...wiring: WiringOf<(typeof workers)[K]>
-): WorkerModule<{ Records: RecordOf[T][] }, PartialItemFailureResponse, WorkerDeps<K>> {
+): WorkerModule<RecordBatch<RecordOf[T]>, PartialItemFailureResponse, WorkerDeps<K>> {
   return defineWorker(
     workerId,
-    (event: { Records: RecordOf[T][] }, deps) =>
-      eventType === EventType.DynamoDBStreams
-        ? processStreamBatch(event.Records as DynamoDBRecord[], (record) => handleStreamRecord(workerId, handleRecord as (r: DynamoDBRecord, d: WorkerDeps<K>) => Promise<void>, record, deps))
-        : processPartialResponse(event, (record: SQSRecord) => handleQueueRecord(workerId, handleRecord as (r: SQSRecord, d: WorkerDeps<K>) => Promise<void>, record, deps), new BatchProcessor(EventType.SQS), {
+    (event: RecordBatch<RecordOf[T]>, deps) => {
+      const handle = (record: RecordOf[T], d: WorkerDeps<K>) => handleRecord(record, d, event);
+      return eventType === EventType.DynamoDBStreams
+        ? processStreamBatch(event.Records as DynamoDBRecord[], (record) => handleStreamRecord(workerId, handle as (r: DynamoDBRecord, d: WorkerDeps<K>) => Promise<void>, record, deps))
+        : processPartialResponse(event, (record: SQSRecord) => handleQueueRecord(workerId, handle as (r: SQSRecord, d: WorkerDeps<K>) => Promise<void>, record, deps), new BatchProcessor(EventType.SQS), {
             throwOnFullBatchFailure: false,
-          }),
+          });
+    },
     ...wiring,
   );
 }

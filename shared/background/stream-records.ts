@@ -55,14 +55,14 @@ export async function handleStreamRecord<D extends CoreDeps>(workerId: WorkerId,
   );
 }
 
+/** The item a stream record changed: its records are handled in stream order, one after another. */
+export const streamItemOf = (record: DynamoDBRecord): string => JSON.stringify(record.dynamodb?.Keys ?? record.eventID);
+
 /**
  * A stream batch as Lambda's stream poller wants it: the records of one item (its key) in stream order, so a
  * session's "completed" change never overtakes its insert; different items side by side. When one fails, the later
  * records of its item are reported failed too (Lambda then retries from the first failure).
  */
-/** The item a stream record changed: its records are handled in stream order, one after another. */
-export const streamItemOf = (record: DynamoDBRecord): string => JSON.stringify(record.dynamodb?.Keys ?? record.eventID);
-
 export async function processStreamBatch(records: DynamoDBRecord[], handle: (record: DynamoDBRecord) => Promise<void>): Promise<PartialItemFailureResponse> {
   const byItem = new Map<string, DynamoDBRecord[]>();
   for (const record of records) {

@@ -4,8 +4,8 @@ import { sharedRead } from '../../shared/background/shared-reads.ts';
 describe('sharedRead', () => {
   const counting = () => {
     let reads = 0;
-    const source = {};
-    const read = (key: string) => sharedRead(source, key, async () => {
+    const batch = {};
+    const read = (key: string) => sharedRead(batch, key, async () => {
       const n = ++reads;
       await new Promise((resolve) => setTimeout(resolve, 10));
       return `${key}:${n}`;
@@ -19,7 +19,7 @@ describe('sharedRead', () => {
     expect(reads()).toBe(1);
   });
 
-  it('reads afresh once the read settled, and apart for another key or another source', async () => {
+  it('reads afresh once the read settled, and apart for another key or another batch', async () => {
     const { read, reads } = counting();
     expect(await read('a')).toBe('a:1');
     expect(await read('a')).toBe('a:2');
@@ -30,8 +30,8 @@ describe('sharedRead', () => {
   });
 
   it('keeps no failure: the next call reads again', async () => {
-    const source = {};
-    await expect(Promise.all([sharedRead(source, 'k', () => Promise.reject(new Error('down'))), sharedRead(source, 'k', () => Promise.resolve('never'))])).rejects.toThrow('down');
-    expect(await sharedRead(source, 'k', () => Promise.resolve('up'))).toBe('up');
+    const batch = {};
+    await expect(Promise.all([sharedRead(batch, 'k', () => Promise.reject(new Error('down'))), sharedRead(batch, 'k', () => Promise.resolve('never'))])).rejects.toThrow('down');
+    expect(await sharedRead(batch, 'k', () => Promise.resolve('up'))).toBe('up');
   });
 });
