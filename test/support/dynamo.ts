@@ -2,13 +2,13 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { createDocumentClient } from '../../shared/store/dynamo-client.ts';
 
-/** The run's DynamoDB Local, from the global setup. */
-export const testConnection = () => ({ endpoint: inject('dynamoEndpoint'), tableName: inject('tableName') });
+/** The run's DynamoDB Local and this worker's table, from the global setup (one table per worker, VITEST_POOL_ID 1 to maxWorkers). */
+export const testConnection = () => ({ endpoint: inject('dynamoEndpoint'), tableName: `${inject('tableName')}-${process.env.VITEST_POOL_ID}` });
 
 export const testDb = () => createDocumentClient(testConnection());
 
-/** Every item of the table (default the run's shared one), for before/after comparisons and leak scans. */
-export async function scanTable(tableName: string = inject('tableName')): Promise<Record<string, unknown>[]> {
+/** Every item of the table (default this worker's), for before/after comparisons and leak scans. */
+export async function scanTable(tableName: string = testConnection().tableName): Promise<Record<string, unknown>[]> {
   const db = testDb();
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;

@@ -50,8 +50,8 @@ export async function startTestSandbox(
     /** Where the GATEWAY_*_URL variables are read (default process.env): one set sends that gateway's traffic there. */
     gatewayEnv?: NodeJS.ProcessEnv;
     /**
-     * A table of the sandbox's own instead of the run's shared one: for a file that snapshots its merchants' items
-     * before and after each case, since a scan of the shared table grows with everything the run has written.
+     * A table of the sandbox's own instead of its worker's: for a file that snapshots its merchants' items before and
+     * after each case, since a scan of the worker's table grows with everything its earlier files have written.
      */
     tableName?: string;
     /** Default SILENT; a leak scan turns logging on to read every line. */
@@ -62,7 +62,8 @@ export async function startTestSandbox(
   const tableName = options.tableName ?? options.restartOf?.deps.config.tableName ?? sharedTable;
   const clock = options.restartOf?.clock ?? new OffsetClock();
   const authenticatorClock = options.restartOf?.authenticatorClock ?? new OffsetClock();
-  // Test files share one table: each sandbox's workers handle only the merchants it created.
+  // The files of one test worker share its table (and a restart shares it with the sandbox before): each sandbox's
+  // background workers handle only the merchants it created.
   const owned = options.restartOf?.ownedMerchants ?? new Set<string>();
   const sandbox = await startSandbox({
     dynamoEndpoint: endpoint,
