@@ -34,8 +34,6 @@ type FinalOutcome = Extract<GatewayOutcome, { kind: 'approved' | 'declined' | 'f
 export const resultOf = (outcome: FinalOutcome): TransactionResult =>
   outcome.kind === 'approved' ? { status: 'approved', processorReference: outcome.processorReference } : rejection(outcome.kind, outcome.code, outcome.detail, outcome.reason);
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 /**
  * The session moves to processing and the attempt's transaction is written pending, before the bank is called.
  * `newTransaction` is false when the attempt uses the payment opened with the checkout (USD processor).
@@ -67,7 +65,7 @@ export function settlementStep(
   now: number,
   { newAttempt = false, newTransaction = newAttempt }: { newAttempt?: boolean; newTransaction?: boolean } = {},
 ): AttemptStep {
-  const at = iso(now);
+  const at = new Date(now).toISOString();
   const resolved = resolveTransaction(transaction, result, now);
   const settled = settleAttempt(stateOf(before), result.status, now);
   const after = advanceSession(before, {
@@ -140,7 +138,7 @@ export async function applyOutcome(deps: PaymentDeps, before: Session, transacti
   switch (outcome.kind) {
     case 'otp_required':
       step = progressStep(before, traced(transaction, 'otp_requested', now), 'otp_requested', [
-        buildEvent('session.otp_requested', before.mode, iso(now), { sessionReference: before.reference, transactionReference: transaction.reference }),
+        buildEvent('session.otp_requested', before.mode, new Date(now).toISOString(), { sessionReference: before.reference, transactionReference: transaction.reference }),
       ]);
       break;
     case 'unknown':
