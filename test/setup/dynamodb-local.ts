@@ -22,9 +22,10 @@ export async function setup(project: TestProject) {
   runTmpDir = mkdtempSync(join(tmpdir(), 'svc-test-run-'));
   process.env.TMPDIR = runTmpDir;
   dynamo = await startDynamoLocal({ port: await freePort(), shortLived: true });
-  const workers = Array.from({ length: project.globalConfig.maxWorkers }, (_, i) => i + 1);
-  await Promise.all(workers.map((poolId) => ensureTable(dynamo!.endpoint, `${TEST_TABLE}-${poolId}`)));
-  project.provide('dynamoEndpoint', dynamo.endpoint);
+  const { endpoint } = dynamo;
+  const poolIds = Array.from({ length: project.globalConfig.maxWorkers }, (_, i) => i + 1);
+  await Promise.all(poolIds.map((poolId) => ensureTable(endpoint, `${TEST_TABLE}-${poolId}`)));
+  project.provide('dynamoEndpoint', endpoint);
   project.provide('tableName', TEST_TABLE);
 }
 

@@ -58,8 +58,8 @@ export async function startTestSandbox(
     logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
   } = {},
 ): Promise<TestSandbox> {
-  const { endpoint, tableName: sharedTable } = testConnection();
-  const tableName = options.tableName ?? options.restartOf?.deps.config.tableName ?? sharedTable;
+  const { endpoint, tableName: workerTable } = testConnection();
+  const tableName = options.tableName ?? options.restartOf?.deps.config.tableName ?? workerTable;
   const clock = options.restartOf?.clock ?? new OffsetClock();
   const authenticatorClock = options.restartOf?.authenticatorClock ?? new OffsetClock();
   // The files of one test worker share its table (and a restart shares it with the sandbox before): each sandbox's
