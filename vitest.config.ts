@@ -34,9 +34,9 @@ export default defineConfig({
   test: {
     // Set up once for all projects, which read what it provides.
     globalSetup: ['test/setup/dynamodb-local.ts'],
-    // Two cores on CI, four workers on one DynamoDB Local: many tests wait (Chromium, the bank's deadline, the
-    // sandbox's timers), and the other workers run meanwhile. Under two CPU burners (2026-11-26): 3 took 390 to
-    // 404 s, 4 took 365 s, 5 took 424 s.
+    // Two cores on CI, four workers on one DynamoDB Local (a table each): many tests wait (Chromium, the bank's
+    // deadline, the sandbox's timers), and the other workers run meanwhile. Under two CPU burners (2026-11-26): 3 took
+    // 390 to 404 s, 4 took 365 s, 5 took 424 s.
     maxWorkers: 4,
     reporters: ['default'],
     projects: [

@@ -114,7 +114,9 @@ export class StreamReader {
           this.shardOf.set(lambdaRecord, shardId);
           const sequenceNumber = record.dynamodb?.SequenceNumber;
           if (sequenceNumber) this.polled.set(shardId, sequenceNumber);
-          this.sinceSaved.set(shardId, this.sinceSaved.get(shardId) ?? []).get(shardId)!.push(lambdaRecord);
+          const sinceSaved = this.sinceSaved.get(shardId) ?? [];
+          sinceSaved.push(lambdaRecord);
+          this.sinceSaved.set(shardId, sinceSaved);
           out.push(lambdaRecord);
         }
       } catch (error) {
