@@ -19,6 +19,7 @@ import { IncorrectMfaCodeError, IncorrectPasswordError, MfaAlreadyEnabledError, 
 import { totpCode } from '../../shared/dashboard/totp.ts';
 import type { UserDirectory } from '../../shared/dashboard/user-directory.ts';
 import { startMoto, type MotoServer } from '../aws/harness/moto.ts';
+import { nowWithStepLeft } from '../support/totp-codes.ts';
 
 const PASSWORD = 'Correct-Horse-42!';
 
@@ -66,7 +67,7 @@ describe('Cognito user directory: TOTP enrolment (moto_server cognito-idp)', { t
     expect(enrolment.secret).toMatch(/^[A-Za-z2-7]+=*$/);
     // The app that scans the QR code makes codes Cognito takes (the URI carries the key in canonical base32).
     const scanned = new URL(enrolment.otpauthUri).searchParams.get('secret')!;
-    const now = Date.now();
+    const now = await nowWithStepLeft();
     const code = totpCode(scanned, now);
     expect(code).toBe(totpCode(enrolment.secret, now));
     await expect(directory.confirmMfaEnrolment(user, enrolment.enrolmentState, code === '000000' ? '111111' : '000000')).rejects.toBeInstanceOf(IncorrectMfaCodeError);
@@ -88,9 +89,9 @@ describe('Cognito user directory: TOTP enrolment (moto_server cognito-idp)', { t
     const user = await newUser();
     await expect(directory.disableMfa(user, PASSWORD, '123456')).rejects.toBeInstanceOf(MfaNotEnabledError);
     const enrolment = await directory.startMfaEnrolment(user, PASSWORD);
-    await directory.confirmMfaEnrolment(user, enrolment.enrolmentState, totpCode(enrolment.secret, Date.now()));
+    await directory.confirmMfaEnrolment(user, enrolment.enrolmentState, totpCode(enrolment.secret, await nowWithStepLeft()));
 
-    const code = totpCode(enrolment.secret, Date.now());
+    const code = totpCode(enrolment.secret, await nowWithStepLeft());
     await expect(directory.disableMfa(user, 'Wrong-Password-1', code)).rejects.toBeInstanceOf(IncorrectPasswordError);
     await expect(directory.disableMfa(user, PASSWORD, code === '000000' ? '111111' : '000000')).rejects.toBeInstanceOf(IncorrectMfaCodeError);
     expect(await directory.mfaEnabled(user.id)).toBe(true);
@@ -105,20 +106,20 @@ describe('Cognito user directory: TOTP enrolment (moto_server cognito-idp)', { t
   it('answers a wrong code at the sign-in challenge with a refusal', async () => {
     const user = await newUser();
     const enrolment = await directory.startMfaEnrolment(user, PASSWORD);
-    await directory.confirmMfaEnrolment(user, enrolment.enrolmentState, totpCode(enrolment.secret, Date.now()));
+    await directory.confirmMfaEnrolment(user, enrolment.enrolmentState, totpCode(enrolment.secret, await nowWithStepLeft()));
     const challenge = await directory.signIn(user.email, PASSWORD);
     if (challenge.kind !== 'challenge') throw new Error(`expected the mfa challenge, got ${challenge.kind}`);
-    const code = totpCode(enrolment.secret, Date.now());
+    const code = totpCode(enrolment.secret, await nowWithStepLeft());
     expect((await directory.respond(challenge.challengeSession, 'mfa', code === '000000' ? '111111' : '000000')).kind).toBe('refused');
   });
   it("refuses an mfa challenge session answered as another challenge, even with the right code, and answers it once", async () => {
     const user = await newUser();
     const enrolment = await directory.startMfaEnrolment(user, PASSWORD);
-    await directory.confirmMfaEnrolment(user, enrolment.enrolmentState, totpCode(enrolment.secret, Date.now()));
+    await directory.confirmMfaEnrolment(user, enrolment.enrolmentState, totpCode(enrolment.secret, await nowWithStepLeft()));
     const challenge = await directory.signIn(user.email, PASSWORD);
     if (challenge.kind !== 'challenge') throw new Error(`expected the mfa challenge, got ${challenge.kind}`);
     expect(await directory.challengeUser(challenge.challengeSession, 'new_password')).toBeNull();
-    const code = totpCode(enrolment.secret, Date.now());
+    const code = totpCode(enrolment.secret, await nowWithStepLeft());
     expect((await directory.respond(challenge.challengeSession, 'new_password', code)).kind).toBe('refused');
     expect((await passwordSignIn(user.email)).ChallengeName).toBe('SOFTWARE_TOKEN_MFA');
   });

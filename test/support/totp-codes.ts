@@ -31,3 +31,14 @@ export function testAuthenticator(secret: string, clock: OffsetClock): TestAuthe
     },
   };
 }
+
+/**
+ * Real time now, once at least `minLeftMs` of the current 30-second step is left (else after waiting for the next
+ * step, as a person waits for the next code). For codes checked against moto_server's clock: it takes only the
+ * current step's code, so a code made near the end of its step, sent on a busy machine, arrived in the next one.
+ */
+export async function nowWithStepLeft(minLeftMs = 10_000): Promise<number> {
+  const left = STEP_MS - (Date.now() % STEP_MS);
+  if (left < minLeftMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+  return Date.now();
+}

@@ -17,6 +17,7 @@ import type { DeployedStack } from './deployed-stack.ts';
 import { withAdminStores } from './admin-stores.ts';
 import { LOGO_PNG } from './payment-scenarios.ts';
 import { failedStep, once, type Scenario, type ScenarioState } from './scenario-state.ts';
+import { nowWithStepLeft } from '../../support/totp-codes.ts';
 
 /** Meets the pool's password policy (12 characters, upper, lower, digit, symbol). */
 const PASSWORD = 'Harness-Passw0rd!';
@@ -61,7 +62,7 @@ const admin = (stack: DeployedStack, state: ScenarioState) =>
     if (typeof signedIn.body?.token !== 'string') return signedIn;
     const started = await stack.api.request('POST', '/v1/dashboard/me/mfa/enrolment', { key: signedIn.body.token, body: { password: PASSWORD } });
     if (started.status >= 300) return failedStep(started, 'admin MFA enrolment');
-    const code = totpCode(String(started.body.secret));
+    const code = totpCode(String(started.body.secret), await nowWithStepLeft());
     const confirmed = await stack.api.request('POST', '/v1/dashboard/me/mfa/enrolment/confirm', { key: signedIn.body.token, body: { enrolmentSession: started.body.enrolmentSession, code } });
     return confirmed.status >= 300 ? failedStep(confirmed, 'admin MFA confirmation') : signedIn;
   });
@@ -83,8 +84,9 @@ async function spareKey(stack: DeployedStack, state: ScenarioState, kind: 'restr
 const invited = (stack: DeployedStack, state: ScenarioState) =>
   once(state, 'invited user', () => asAdmin(stack, state, 'POST', '/v1/dashboard/users', { email: `aws-invited-${randomBytes(4).toString('hex')}@merchant.example`, role: 'developer' }));
 
-/** The current code of an authenticator app holding `secret` (base32, as Cognito's AssociateSoftwareToken gives it). */
-export const totpCode = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret.toUpperCase().replace(/=+$/, '')), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
+/** The code an authenticator app holding `secret` (base32, as Cognito's AssociateSoftwareToken gives it) shows at `atMs`. */
+export const totpCode = (secret: string, atMs = Date.now()) =>
+  new TOTP({ secret: Secret.fromBase32(secret.toUpperCase().replace(/=+$/, '')), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: atMs });
 
 /**
  * A user with TOTP MFA on, enrolled the way Cognito enrols one (AssociateSoftwareToken with the user's access token,
@@ -100,7 +102,7 @@ async function mfaLogin(stack: DeployedStack, state: ScenarioState): Promise<Log
     );
     const accessToken = auth.AuthenticationResult!.AccessToken!;
     const { SecretCode } = await cognito.send(new AssociateSoftwareTokenCommand({ AccessToken: accessToken }));
-    await cognito.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: totpCode(SecretCode!) }));
+    await cognito.send(new VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: totpCode(SecretCode!, await nowWithStepLeft()) }));
     await cognito.send(new AdminSetUserMFAPreferenceCommand({ UserPoolId: pool.poolId, Username: login.userId, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } }));
     return { ...login, secret: SecretCode! };
   } finally {
@@ -177,7 +179,7 @@ const enrolled = (stack: DeployedStack, state: ScenarioState) =>
     const { token, started } = await enrolment(stack, state);
     const secret = String(started.body?.secret);
     if (started.status >= 300) return { token, secret, confirmed: started };
-    const confirmed = await stack.api.request('POST', '/v1/dashboard/me/mfa/enrolment/confirm', { key: token, body: { enrolmentSession: started.body.enrolmentSession, code: totpCode(secret) } });
+    const confirmed = await stack.api.request('POST', '/v1/dashboard/me/mfa/enrolment/confirm', { key: token, body: { enrolmentSession: started.body.enrolmentSession, code: totpCode(secret, await nowWithStepLeft()) } });
     return { token, secret, confirmed };
   });
 
