@@ -32,7 +32,7 @@ const errorListOf = (body: Record<string, unknown>): ErrorList['error_list'] | n
 };
 
 /** An error_list, an IBM gateway error, or null when the answer is neither. */
-function errorOutcome(reply: BankReply): GatewayOutcome | null {
+export function errorOutcome(reply: BankReply): GatewayOutcome | null {
   const errors = errorListOf(reply.body);
   if (errors) {
     const [first] = errors;
