@@ -14,6 +14,7 @@ import { startNetworkServer, type HoldAnswer } from '../network-server.ts';
 import { SIMULATOR_TEST_CREDENTIALS, type MercantilCredentials } from '../../../shared/connectors/mercantil/credentials.ts';
 import { decryptField, encryptField } from '../../../shared/connectors/mercantil/field-cipher.ts';
 import { processingDate } from '../../../shared/connectors/mercantil/requests.ts';
+import { pagoMovilDesk, type PagoMovilDesk } from './pago-movil-desk.ts';
 
 /** The sandbox base path of the bank's own code; the simulator answers the same paths under it. */
 export const MERCANTIL_SANDBOX_PATH = '/mercantil-banco/sandbox/v1';
@@ -36,8 +37,20 @@ export const SIMULATOR_CODES = {
 
 export type MercantilFault = 'timeout' | 'server_error' | 'drop';
 
+/** The bank's paths under the base path, by the name the simulator's calls and faults use. */
+const OPERATIONS = {
+  '/payment/getauth': 'getauth',
+  '/payment/pay': 'pay',
+  '/payment/search': 'search',
+  '/mobile-payment/scp': 'scp',
+  '/payment/c2p': 'c2p',
+  '/mobile-payment/search': 'mobile-search',
+} as const;
+
+type Operation = (typeof OPERATIONS)[keyof typeof OPERATIONS];
+
 export interface MercantilCall {
-  operation: 'getauth' | 'pay' | 'search';
+  operation: Operation;
   invoice: string | null;
   /** The request body as sent (encrypted fields stay encrypted; a card number not a test card masked), for contract tests. */
   body: Record<string, unknown>;
@@ -48,6 +61,8 @@ export interface MercantilSimulator {
   /** The base URL to give the connector: {url}/mercantil-banco/sandbox/v1. */
   baseUrl: string;
   calls(operation?: MercantilCall['operation']): MercantilCall[];
+  /** Pago móvil: the payments received (P2C ledger) and C2P operations, and the control that fills the ledger. */
+  pagoMovil: Pick<PagoMovilDesk, 'receivePayment' | 'incomingPayments' | 'c2pPayments'>;
   /** The next `count` calls of `operation` meet `fault`: held past any deadline (the pay is still made), 503, or the connection dropped. */
   injectFault(operation: MercantilCall['operation'], fault: MercantilFault, count?: number): void;
   close(): Promise<void>;
@@ -92,6 +107,8 @@ export async function startMercantilSimulator({ clock, credentials = SIMULATOR_T
     const m = body.merchant_identify as Record<string, unknown> | undefined;
     return m?.integratorId === merchantIdentify.integratorId && m.merchantId === merchantIdentify.merchantId && m.terminalId === merchantIdentify.terminalId;
   };
+
+  const desk = pagoMovilDesk({ clock, merchantIdentify, decrypt, encrypt: (text) => encryptField(text, credentials.secretKey), vet });
 
   const getauth = (body: Record<string, unknown>): Reply => {
     const info = body.transaction_authInfo as Record<string, unknown> | undefined;
@@ -176,8 +193,8 @@ export async function startMercantilSimulator({ clock, credentials = SIMULATOR_T
   const handle = async (req: IncomingMessage, res: ServerResponse, hold: HoldAnswer): Promise<Reply | null> => {
     const raw = await readBody(req);
     const path = new URL(req.url ?? '/', 'http://bank').pathname;
-    const operation = path.startsWith(`${MERCANTIL_SANDBOX_PATH}/payment/`) ? path.slice(`${MERCANTIL_SANDBOX_PATH}/payment/`.length) : '';
-    if (req.method !== 'POST' || (operation !== 'getauth' && operation !== 'pay' && operation !== 'search')) {
+    const operation = path.startsWith(MERCANTIL_SANDBOX_PATH) ? OPERATIONS[path.slice(MERCANTIL_SANDBOX_PATH.length) as keyof typeof OPERATIONS] : undefined;
+    if (req.method !== 'POST' || !operation) {
       return { status: 404, body: { httpCode: '404', httpMessage: 'Not Found', moreInformation: 'No resources match requested URI' } };
     }
     let body: Record<string, unknown>;
@@ -188,7 +205,7 @@ export async function startMercantilSimulator({ clock, credentials = SIMULATOR_T
       return errorList(400, SIMULATOR_CODES.FORMAT, 'Formato de la solicitud inválido');
     }
     const clientId = req.headers['x-ibm-client-id'] as string | undefined;
-    const invoice = ((body.transaction ?? body.search_by) as Record<string, unknown> | undefined)?.invoice_number;
+    const invoice = ((body.transaction ?? body.transaction_c2p ?? body.search_by) as Record<string, unknown> | undefined)?.invoice_number;
     calls.push({ operation, invoice: typeof invoice === 'string' ? invoice : null, body: recordable(body), clientId });
     const faultAt = faults.findIndex((f) => f.operation === operation);
     const fault = faultAt >= 0 ? faults.splice(faultAt, 1)[0]!.fault : null;
@@ -200,7 +217,7 @@ export async function startMercantilSimulator({ clock, credentials = SIMULATOR_T
     // The IBM gateway refuses an unknown client id before the bank sees the request.
     if (clientId !== credentials.clientId) return { status: 401, body: { httpCode: '401', httpMessage: 'Unauthorized', moreInformation: 'Invalid client id or secret.' } };
     if (!sameMerchant(body)) return errorList(401, SIMULATOR_CODES.MERCHANT_UNKNOWN, 'Comercio no autorizado');
-    const reply = operation === 'getauth' ? getauth(body) : operation === 'pay' ? pay(body) : search(body);
+    const reply = { getauth, pay, search, scp: desk.scp, c2p: desk.c2p, 'mobile-search': desk.search }[operation](body);
     if (fault === 'timeout') await hold(res);
     return reply;
   };
@@ -209,6 +226,7 @@ export async function startMercantilSimulator({ clock, credentials = SIMULATOR_T
   return {
     baseUrl: `${url}${MERCANTIL_SANDBOX_PATH}`,
     calls: (operation) => calls.filter((c) => !operation || c.operation === operation),
+    pagoMovil: { receivePayment: desk.receivePayment, incomingPayments: desk.incomingPayments, c2pPayments: desk.c2pPayments },
     injectFault: (operation, fault, count = 1) => {
       for (let i = 0; i < count; i++) faults.push({ operation, fault });
     },
