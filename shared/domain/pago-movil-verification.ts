@@ -1,0 +1,74 @@
+/**
+ * The P2C verification rules: what a bank's search of the merchant's received payments means for the attempt, when
+ * the service looks again by itself, and the bounds that keep references from being guessed. The service's own rules
+ * (the banks publish none of these): documented in docs/pago-movil.md. Pure: no I/O.
+ */
+
+/** What the bank's search found, as the connector reports it (the port's IncomingPaymentOutcome). */
+export type SearchResult =
+  | { kind: 'found'; amountMinor: number; processorReference: string }
+  | { kind: 'not_found' }
+  | { kind: 'already_claimed' }
+  | { kind: 'failed'; code: string; detail: string };
+
+/**
+ * When the service searches again after "not found yet" or a bank that could not answer, in seconds after the
+ * previous search: a payment can take minutes to show at the merchant's bank. After the last, the attempt ends.
+ * About 12 minutes in all, the time a buyer who paid may reasonably wait.
+ */
+export const P2C_RECHECK_DELAYS_SECONDS = [15, 30, 60, 120, 180, 300] as const;
+
+/** References one session may submit for verification: more is guessing. A re-check is not a submission. */
+export const P2C_REFERENCES_PER_SESSION = 3;
+
+/** Payment keys one session may ask the buyer's bank to send (each is an SMS to the buyer). */
+export const PAYMENT_KEYS_PER_SESSION = 3;
+/** Payment keys one phone may be sent through this service per UTC day, across every merchant. */
+export const PAYMENT_KEYS_PER_PHONE_PER_DAY = 5;
+
+/** Our codes for P2C endings (errorCode of the transaction and the charge.* events). */
+export const P2C_CODES = {
+  NOT_FOUND: 'pago_movil_not_found',
+  AMOUNT_DIFFERS: 'pago_movil_amount_differs',
+  REFERENCE_USED: 'pago_movil_reference_used',
+} as const;
+
+export type P2cDecision =
+  | { kind: 'approve'; processorReference: string }
+  /** The money arrived, another amount: recorded, not approved; the reference stays this attempt's; the merchant decides. */
+  | { kind: 'amount_differs'; amountReceivedMinor: number; processorReference: string }
+  | { kind: 'reference_used' }
+  /** Search again after this many seconds. */
+  | { kind: 'recheck'; afterSeconds: number }
+  /** Searched for the whole window: the attempt ends declined. */
+  | { kind: 'not_found' };
+
+/**
+ * @param searchesDone the searches made for this attempt, this one included.
+ * @example
+ * decideP2c({ kind: 'not_found' }, 1000, 1) // { kind: 'recheck', afterSeconds: 15 }
+ */
+export function decideP2c(result: SearchResult, amountAskedMinor: number, searchesDone: number): P2cDecision {
+  switch (result.kind) {
+    case 'found':
+      return result.amountMinor === amountAskedMinor
+        ? { kind: 'approve', processorReference: result.processorReference }
+        : { kind: 'amount_differs', amountReceivedMinor: result.amountMinor, processorReference: result.processorReference };
+    case 'already_claimed':
+      return { kind: 'reference_used' };
+    default: {
+      // Not found yet, or the bank could not say: both are looked at again while the window lasts.
+      const afterSeconds = P2C_RECHECK_DELAYS_SECONDS[searchesDone - 1];
+      return afterSeconds === undefined ? { kind: 'not_found' } : { kind: 'recheck', afterSeconds };
+    }
+  }
+}
+
+/**
+ * The key that makes one bank payment pay one session: the merchant, the payer's bank and the reference as digits
+ * without leading zeros (banks answer references as JSON numbers). Held by a conditional write.
+ *
+ * @example
+ * referenceClaimKey('mer_1', '0105', '0084840003380') // 'mer_1#0105#84840003380'
+ */
+export const referenceClaimKey = (merchantId: string, bankCode: string, reference: string): string => `${merchantId}#${bankCode}#${reference.replace(/^0+/, '')}`;

@@ -1,0 +1,80 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { internationalPhone, isBankCode, maskedPhone, nationalPhone, payerDocumentIssue } from '../../shared/domain/pago-movil.ts';
+import { decideP2c, P2C_RECHECK_DELAYS_SECONDS, referenceClaimKey } from '../../shared/domain/pago-movil-verification.ts';
+import { methodDetails } from '../../shared/domain/payment-method.ts';
+
+describe('pago móvil phones, banks and documents', () => {
+  it('reads a mobile phone in every form a buyer types, and refuses landlines and other lengths', () => {
+    for (const typed of ['04141234567', '0414-123.45.67', '+58 414 123 4567', '584141234567', '4141234567', '(0414) 1234567']) {
+      expect(nationalPhone(typed)).toBe('04141234567');
+    }
+    for (const typed of ['02125551234', '0414123456', '041412345678', '+1 414 123 4567', '0415 1234567', 'cuatro']) {
+      expect(nationalPhone(typed)).toBeNull();
+    }
+    expect(internationalPhone('04241234567')).toBe('584241234567');
+  });
+
+  it('masks any phone to its last four digits, keeping the length', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('0412', '0414', '0416', '0424', '0426'), fc.stringMatching(/^\d{7}$/), (prefix, rest) => {
+        const masked = maskedPhone(`${prefix}${rest}`);
+        expect(masked).toHaveLength(11);
+        expect(masked.endsWith(rest.slice(-4))).toBe(true);
+        expect(masked.slice(0, 7)).toBe('*******');
+      }),
+    );
+  });
+
+  it('knows the bank codes of the reference, and nothing else', () => {
+    expect(isBankCode('0105')).toBe(true);
+    expect(isBankCode('0102')).toBe(true);
+    expect(isBankCode('0116')).toBe(false);
+    expect(isBankCode('105')).toBe(false);
+  });
+
+  it('checks cédula and RIF digits, and passport letters and digits', () => {
+    expect(payerDocumentIssue('V', '9999999')).toBeNull();
+    expect(payerDocumentIssue('V', '12A45')).not.toBeNull();
+    expect(payerDocumentIssue('J', '1234')).not.toBeNull();
+    expect(payerDocumentIssue('P', 'AB12345')).toBeNull();
+  });
+});
+
+describe('P2C verification decisions', () => {
+  it('approves the exact amount, records another amount without approving it, and treats a claimed payment as used', () => {
+    expect(decideP2c({ kind: 'found', amountMinor: 1000, processorReference: '84840003380' }, 1000, 1)).toEqual({ kind: 'approve', processorReference: '84840003380' });
+    expect(decideP2c({ kind: 'found', amountMinor: 900, processorReference: '1' }, 1000, 1)).toEqual({ kind: 'amount_differs', amountReceivedMinor: 900, processorReference: '1' });
+    expect(decideP2c({ kind: 'already_claimed' }, 1000, 1)).toEqual({ kind: 'reference_used' });
+  });
+
+  it('looks again after not found or a silent bank for a bounded number of searches, then ends', () => {
+    const delays: number[] = [];
+    for (let searches = 1; ; searches++) {
+      const decision = decideP2c(searches % 2 ? { kind: 'not_found' } : { kind: 'failed', code: 'x', detail: 'y' }, 1000, searches);
+      if (decision.kind !== 'recheck') {
+        expect(decision).toEqual({ kind: 'not_found' });
+        expect(searches).toBe(P2C_RECHECK_DELAYS_SECONDS.length + 1);
+        break;
+      }
+      delays.push(decision.afterSeconds);
+    }
+    expect(delays).toEqual([...P2C_RECHECK_DELAYS_SECONDS]);
+  });
+
+  it('claims a reference per merchant and payer bank, whatever the leading zeros', () => {
+    expect(referenceClaimKey('mer_1', '0105', '0084840003380')).toBe(referenceClaimKey('mer_1', '0105', '84840003380'));
+    expect(referenceClaimKey('mer_1', '0105', '1')).not.toBe(referenceClaimKey('mer_2', '0105', '1'));
+    expect(referenceClaimKey('mer_1', '0105', '1')).not.toBe(referenceClaimKey('mer_1', '0102', '1'));
+  });
+});
+
+describe('payment method details', () => {
+  it('shows a card as a card, and pago móvil with its bank, masked phone and reference', () => {
+    expect(methodDetails(undefined, undefined, 'x')).toEqual({ type: 'card' });
+    expect(methodDetails('pago_movil_c2p', { bankCode: '0105', phone: '04141234567' }, '6460003485')).toEqual({
+      type: 'pago_movil_c2p',
+      pagoMovil: { bankCode: '0105', bankName: 'Mercantil', phone: '*******4567', reference: '6460003485', amountReceivedMinor: null },
+    });
+  });
+});
