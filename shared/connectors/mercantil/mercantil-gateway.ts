@@ -7,7 +7,6 @@
 import { SERVICE_CODES } from '../../domain/decline-codes.ts';
 import { bankRequest, type BankReply } from '../../gateways/bank-http.ts';
 import {
-  GatewayTimeoutError,
   GatewayUnavailableError,
   type BankAccount,
   type ChargeReference,
@@ -19,6 +18,7 @@ import type { GatewayUrls } from '../connector.ts';
 import { MercantilCredentialsSchema, type MercantilCredentials } from './credentials.ts';
 import { getauthOutcome, MERCANTIL_CODES, payOutcome, REASONS, searchOutcome } from './outcomes.ts';
 import { bolivares, getauthBody, invoiceNumber, paymentMethod, payBody, searchBody, type PayInput } from './requests.ts';
+import { sentOnce } from './sent-once.ts';
 import { PATHS } from './wire.ts';
 
 /** Status reads are repeated this many times on a network error or a 5xx. */
@@ -59,33 +59,14 @@ export function mercantilGateway(options: MercantilOptions): PaymentGateway {
     return outcome;
   };
 
-  /**
-   * A `pay`, sent once: a timeout leaves it unknown (pending, settled by search later); a 5xx or a dropped connection
-   * is settled by searching at once; a refusal is checked against the bank's record, so a repeat of an invoice the
-   * bank already paid answers that approval instead of a duplicate-invoice error.
-   */
-  const pay = async (account: BankAccount, credentials: MercantilCredentials, reference: ChargeReference, input: PayInput): Promise<GatewayOutcome> => {
+  /** A `pay`, sent once and settled by search where its answer leaves doubt (sent-once.ts). */
+  const pay = (account: BankAccount, credentials: MercantilCredentials, reference: ChargeReference, input: PayInput): Promise<GatewayOutcome> => {
     const amount = bolivares(input.amountMinor);
-    const read = () => record(account, credentials, { ...reference, chargedAt: new Date().toISOString() }, input.client, amount);
-    try {
-      const reply = await post(account, credentials, PATHS.pay, payBody(credentials, input));
-      if (reply.status < 500) {
-        const outcome = payOutcome(reply);
-        if (outcome.kind !== 'declined') return outcome;
-        const known = await read().catch(() => null);
-        return known?.kind === 'approved' ? known : outcome;
-      }
-    } catch (error) {
-      if (error instanceof GatewayTimeoutError) return { kind: 'unknown', detail: error.message };
-      if (!(error instanceof GatewayUnavailableError)) throw error;
-    }
-    try {
-      const known = await read();
-      return known.kind === 'not_found' ? failed(SERVICE_CODES.PROCESSOR_UNAVAILABLE, 'Mercantil failed to process the payment and has no record of it.') : known;
-    } catch (error) {
-      if (!(error instanceof GatewayUnavailableError)) throw error;
-      return { kind: 'unknown', detail: `Mercantil failed and its record could not be read: ${error.message}` };
-    }
+    return sentOnce(
+      () => post(account, credentials, PATHS.pay, payBody(credentials, input)),
+      payOutcome,
+      () => record(account, credentials, { ...reference, chargedAt: new Date().toISOString() }, input.client, amount),
+    );
   };
 
   return {
