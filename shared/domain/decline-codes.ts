@@ -13,6 +13,9 @@ export const PROCESSOR_CODES = {
   /** Soft decline of a merchant-initiated charge: the gateway wants the customer to verify the card again. */
   AUTHENTICATION_REQUIRED: '0065',
   EXPIRED_CARD: '0120',
+  /** Lost and stolen cards (the issuer asks to keep them): told to the merchant, never to the buyer. */
+  LOST_CARD: '0041',
+  STOLEN_CARD: '0043',
 } as const;
 
 /** Codes the service assigns itself, when the rejection did not come from the bank's answer to the charge. */
@@ -26,8 +29,20 @@ export const SERVICE_CODES = {
   CARD_DECLINES_EXCEEDED: 'card_declines_exceeded',
 } as const;
 
+/**
+ * The one sentence of a decline that would help a card tester if told as it is: do not honor, lost, stolen, a code
+ * without a known meaning. It says neither what the bank thinks of the card nor that the card is live.
+ */
+export const GENERIC_DECLINE_REASON = 'Tu banco rechazó el pago. Prueba con otra tarjeta o comunícate con tu banco.';
+
+/**
+ * Every text here may be shown to the buyer (forBuyer): a code whose meaning would help a card tester reads
+ * GENERIC_DECLINE_REASON, as Stripe advises for lost_card, stolen_card and the like (docs/payments.md).
+ */
 const REASONS: Record<string, string> = {
-  [PROCESSOR_CODES.DO_NOT_HONOR]: 'Tu banco rechazó el pago. Prueba con otra tarjeta o comunícate con tu banco.',
+  [PROCESSOR_CODES.DO_NOT_HONOR]: GENERIC_DECLINE_REASON,
+  [PROCESSOR_CODES.LOST_CARD]: GENERIC_DECLINE_REASON,
+  [PROCESSOR_CODES.STOLEN_CARD]: GENERIC_DECLINE_REASON,
   [PROCESSOR_CODES.INSUFFICIENT_FUNDS]: 'La tarjeta no tiene fondos suficientes. Prueba con otra tarjeta.',
   [PROCESSOR_CODES.WRONG_CVV]: 'El código de seguridad (CVV) no es correcto. Revísalo e inténtalo de nuevo.',
   [PROCESSOR_CODES.PROCESSOR_ERROR]: 'No pudimos procesar el pago en este momento. Inténtalo de nuevo en unos minutos.',
@@ -42,7 +57,7 @@ const REASONS: Record<string, string> = {
 };
 
 const FALLBACK = {
-  declined: REASONS[PROCESSOR_CODES.DO_NOT_HONOR]!,
+  declined: GENERIC_DECLINE_REASON,
   failed: REASONS[PROCESSOR_CODES.PROCESSOR_ERROR]!,
 };
 
@@ -51,9 +66,6 @@ const FALLBACK = {
  * declineReason('0051', 'declined') // 'La tarjeta no tiene fondos suficientes. Prueba con otra tarjeta.'
  */
 export const declineReason = (code: string, outcome: 'declined' | 'failed'): string => REASONS[code] ?? FALLBACK[outcome];
-
-/** What the checkout tells the buyer of any card decline: true of every bank code (docs/security.md, finding 6). */
-export const BUYER_DECLINE_REASON = 'Tu banco rechazó el pago. Revisa los datos de la tarjeta o prueba con otra tarjeta.';
 
 /**
  * The codes the checkout shows as they are: about the buyer's own steps (the form, the OTP, the bank's reachability,
@@ -72,16 +84,20 @@ export const BUYER_DECLINED = 'card_declined';
 export const BUYER_FAILED = 'processing_error';
 
 /**
- * A transaction as the buyer's browser sees it: a decline says only that the bank declined, a failure only that it
- * could not be processed; the bank's exact code and text stay in what the merchant reads (transaction, session,
- * webhook events), where the spec puts them. Card testing learns nothing about a card from the checkout's answers.
+ * A transaction as the buyer's browser sees it, by Stripe's rule: the buyer is told what they can fix, and nothing
+ * that helps a card tester. errorCode is generic (`card_declined`, `processing_error`); a decline keeps its
+ * declineReason, which every connector's table writes as the generic sentence for lost, stolen, fraudulent and
+ * unknown codes (REASONS above, stripe/outcomes.ts, mercantil/outcomes.ts); a failure reads "try again". Our own
+ * per-card refusal (card_declines_exceeded) reads the generic sentence: the bound is not announced. The bank's exact
+ * code stays in what the merchant reads (transaction, session, webhook events), where the spec puts it.
  *
  * @example
- * forBuyer({ status: 'declined', errorCode: '0051', declineReason: '...fondos...' }) // errorCode 'card_declined', declineReason BUYER_DECLINE_REASON
+ * forBuyer({ status: 'declined', errorCode: '0051', declineReason: 'La tarjeta no tiene fondos suficientes. ...' })
+ * // errorCode 'card_declined', declineReason unchanged
  */
 export function forBuyer<T extends { status: unknown; errorCode?: unknown; declineReason?: unknown }>(t: T): T {
   if (typeof t.errorCode !== 'string' || BUYER_CODES.has(t.errorCode)) return t;
-  return t.status === 'failed'
-    ? { ...t, errorCode: BUYER_FAILED, declineReason: FALLBACK.failed }
-    : { ...t, errorCode: BUYER_DECLINED, declineReason: BUYER_DECLINE_REASON };
+  if (t.status === 'failed') return { ...t, errorCode: BUYER_FAILED, declineReason: FALLBACK.failed };
+  const told = t.errorCode !== SERVICE_CODES.CARD_DECLINES_EXCEEDED && typeof t.declineReason === 'string';
+  return { ...t, errorCode: BUYER_DECLINED, declineReason: told ? t.declineReason : GENERIC_DECLINE_REASON };
 }

@@ -5,11 +5,27 @@
 
 export const REDACTED = '[REDACTED]';
 
-/** Field names whose value is a secret or a card security code, whatever it looks like. */
-const SENSITIVE_KEY = /^(cvv2?|cvc2?|cid|csc|security_?code|authorization|password|passwd|secret|client_?secret|api_?key|access_?token|refresh_?token|pin|otp)$/i;
+/**
+ * Field names whose value is a secret, a card security code or the buyer's bank code, whatever it looks like:
+ * Mercantil's AES key (`secretKey`), its IBM client id (`clientId`, header X-IBM-Client-Id) and the encrypted code
+ * of a debit payment (`twofactor_auth`) among them.
+ */
+const SENSITIVE_KEY =
+  /^(cvv2?|cvc2?|cid|csc|security_?code|authorization|password|passwd|secret|(test_?|live_?)?secret_?key|(oauth_?)?client_?(secret|id)|x-ibm-client-id|api_?key|access_?token|refresh_?token|pin|otp|twofactor_auth)$/i;
 
-/** 13 to 19 digits, possibly grouped by single spaces or dashes, not part of a longer run of digits. */
-const DIGIT_RUN = /(?<![\d])\d(?:[ -]?\d){12,18}(?![\d])/g;
+/**
+ * `code` is also the buyer's bank code (POST /v1/checkout/otp, 8 digits in the bank's samples, or a phone-banking
+ * key): redacted unless it reads as an error code, snake_case (`card_declined`) or upper case (Node's `ECONNRESET`),
+ * which logged errors carry and a runbook needs.
+ */
+const ERROR_CODE = /^(?:[a-z]+(?:_[a-z0-9]+)+|[A-Z][A-Z0-9_]+)$/;
+
+/**
+ * 13 to 19 digits, possibly grouped by single spaces or dashes, not part of a longer run of digits: card-like
+ * whatever its Luhn (a mistyped number, the bank's own test debit card). A UUID, never a card's shape, is matched
+ * first and kept, so a request id whose first groups are digits stays whole.
+ */
+const UUID_OR_DIGIT_RUN = /(\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)|(?<![\d])\d(?:[ -]?\d){12,18}(?![\d])/gi;
 /** Webhook signing secrets, merchant API keys (secret and restricted), and credentials after an auth scheme. */
 const SECRET_PATTERNS: [RegExp, string][] = [
   [/\bwhsec_[A-Za-z0-9+/=_-]+/g, `whsec_${REDACTED}`],
@@ -17,30 +33,17 @@ const SECRET_PATTERNS: [RegExp, string][] = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
 ];
 
-/** The Luhn check every card number passes (and most other long digit strings fail). */
-export function passesLuhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let digit = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
-
 /**
- * The text with Luhn-valid card numbers masked to their last four digits, and secrets replaced.
+ * The text with card-like digit runs masked to their last four digits, and secrets replaced.
  *
  * @example
  * maskSensitiveText('card 4111 1111 1111 1111, key sk_test_abc'); // 'card ************1111, key sk_test_[REDACTED]'
  */
 export function maskSensitiveText(text: string): string {
-  let masked = text.replace(DIGIT_RUN, (run) => {
+  let masked = text.replace(UUID_OR_DIGIT_RUN, (run, uuid: string | undefined) => {
+    if (uuid) return run;
     const digits = run.replace(/[ -]/g, '');
-    return passesLuhn(digits) ? `${'*'.repeat(digits.length - 4)}${digits.slice(-4)}` : run;
+    return `${'*'.repeat(digits.length - 4)}${digits.slice(-4)}`;
   });
   for (const [pattern, replacement] of SECRET_PATTERNS) masked = masked.replace(pattern, replacement);
   return masked;
@@ -55,6 +58,7 @@ export function maskSensitiveText(text: string): string {
  */
 export function redactingReplacer(key: string, value: unknown): unknown {
   if (key && SENSITIVE_KEY.test(key) && (typeof value === 'string' || typeof value === 'number')) return REDACTED;
+  if (key === 'code' && (typeof value === 'number' || (typeof value === 'string' && !ERROR_CODE.test(value)))) return REDACTED;
   if (typeof value === 'string') return maskSensitiveText(value);
   // From 15 digits (American Express, and every longer number): epoch milliseconds (13 digits) stay numbers.
   if (typeof value === 'number' && Number.isInteger(value) && value >= 1e14) {

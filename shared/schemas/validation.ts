@@ -38,18 +38,32 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, locat
   return checked.data;
 }
 
+/** The longest parameter name an error echoes: a name is the caller's own input (an unknown key may be 10 KB). */
+export const ECHOED_NAME_MAX = 64;
+
+/**
+ * A parameter's dotted name as errors echo it, cut to ECHOED_NAME_MAX characters with a closing "…".
+ *
+ * @example
+ * paramName(['metadata', 'x'.repeat(100)]) // 'metadata.xxxx…' (64 characters)
+ */
+function paramName(segments: string[]): string {
+  const name = segments.join('.');
+  return name.length > ECHOED_NAME_MAX ? `${name.slice(0, ECHOED_NAME_MAX - 1)}…` : name;
+}
+
 function problemsOf(issue: z.core.$ZodIssue, location: InputLocation, schema: z.ZodType): FieldProblem[] {
   const prefix = location === 'body' ? [] : [location];
   if (issue.code === 'unrecognized_keys') {
     const sent = issue.input !== null && typeof issue.input === 'object' ? Object.keys(issue.input) : [];
     const known = fieldsAt(schema, issue.path).filter((field) => !sent.includes(field));
     return issue.keys.map((key) => {
-      const param = [...prefix, ...issue.path.map(String), key].join('.');
+      const param = paramName([...prefix, ...issue.path.map(String), key]);
       const suggestion = closestField(key, known);
       return { param, code: 'parameter_unknown', message: `Unknown parameter: ${param}.${suggestion ? ` Did you mean ${suggestion}?` : ''}` };
     });
   }
-  const param = [...prefix, ...issue.path.map(String)].join('.') || undefined;
+  const param = paramName([...prefix, ...issue.path.map(String)]) || undefined;
   // A required field that is absent: a type issue, or (for enums such as currency) a value issue, on no input.
   if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined) {
     return [{ param, code: 'parameter_missing', message: `Missing required parameter: ${param}.` }];

@@ -5,7 +5,7 @@ import { BROWSER_TEST_TIMEOUT, fillCard, PHONE, screenshot, startCheckoutHarness
 /**
  * Issue 21 finding 6 on the page: a session without maxFailures closes at its DEFAULT_SESSION_FAILURES-th failure,
  * so the buyer is warned when one attempt remains (the spec's only warning) though attemptsRemaining is null, and
- * every decline reads the same generic reason.
+ * a do-not-honor decline reads the generic reason.
  */
 describe('checkout page: the default bound of attempts', BROWSER_TEST_TIMEOUT, () => {
   let harness: CheckoutHarness;
@@ -33,6 +33,6 @@ describe('checkout page: the default bound of attempts', BROWSER_TEST_TIMEOUT, (
     await page.getByLabel('Código de seguridad (CVV)').fill('123');
     await pay.click();
     await page.getByRole('heading', { name: 'Se agotaron los intentos de pago' }).waitFor(WAIT);
-    expect(await page.locator('#closed-reason').textContent()).toBe('Motivo del último intento: Tu banco rechazó el pago. Revisa los datos de la tarjeta o prueba con otra tarjeta.');
+    expect(await page.locator('#closed-reason').textContent()).toBe('Motivo del último intento: Tu banco rechazó el pago. Prueba con otra tarjeta o comunícate con tu banco.');
   });
 });

@@ -95,8 +95,8 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     // A double click sends at most one charge: the button is disabled while it is in flight.
     await page.getByRole('button', { name: /^Pagar/ }).dblclick();
 
-    // Generic for the buyer, whatever the bank said (issue 21 finding 6).
-    const alert = page.getByRole('alert').filter({ hasText: 'Tu banco rechazó el pago. Revisa los datos de la tarjeta o prueba con otra tarjeta.' });
+    // Do not honor: the generic sentence (issue 21 finding 6; issue 33 finding 8 tells what the buyer can fix).
+    const alert = page.getByRole('alert').filter({ hasText: 'Tu banco rechazó el pago. Prueba con otra tarjeta o comunícate con tu banco.' });
     await alert.waitFor(WAIT);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id), WAIT).toBe('pay-alert');
     await expect.poll(() => merchantShown(page), WAIT).toEqual(BRANDED);

@@ -46,8 +46,8 @@ describe('checkout page: sessions that close', BROWSER_TEST_TIMEOUT, () => {
     await page.getByRole('heading', { name: 'Se agotaron los intentos de pago' }).waitFor(WAIT);
     expect(await page.locator('#pay-form').isHidden()).toBe(true);
     // The last attempt's reason stays in view, and the note about card data goes with the form.
-    // The checkout's generic decline: the bank's own reason is the merchant's (issue 21 finding 6).
-    expect(await page.locator('#closed-reason').textContent()).toBe('Motivo del último intento: Tu banco rechazó el pago. Revisa los datos de la tarjeta o prueba con otra tarjeta.');
+    // The checkout's generic decline, for a do-not-honor card (issue 33 finding 8).
+    expect(await page.locator('#closed-reason').textContent()).toBe('Motivo del último intento: Tu banco rechazó el pago. Prueba con otra tarjeta o comunícate con tu banco.');
     expect(await page.locator('#secure-note').isHidden()).toBe(true);
     await expect.poll(() => merchantShown(page), WAIT).toEqual(BRANDED);
     expect(await accessibilityViolations(page)).toEqual([]);
@@ -56,7 +56,7 @@ describe('checkout page: sessions that close', BROWSER_TEST_TIMEOUT, () => {
     // Opened again later, the page still says why.
     const again = await harness.open(session.checkoutUrl, PHONE);
     await again.page.getByRole('heading', { name: 'Se agotaron los intentos de pago' }).waitFor(WAIT);
-    expect(await again.page.locator('#closed-reason-text').textContent()).toBe('Tu banco rechazó el pago. Revisa los datos de la tarjeta o prueba con otra tarjeta.');
+    expect(await again.page.locator('#closed-reason-text').textContent()).toBe('Tu banco rechazó el pago. Prueba con otra tarjeta o comunícate con tu banco.');
   });
 
   it('counts down on the sandbox clock, and reads the session at once when the buyer comes back to the tab or the window', async () => {

@@ -6,7 +6,7 @@ import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
 /** The simulator's keys: any well-formed sk_ key is an account there. */
 const CREDENTIALS = { secretKey: 'sk_live_simulator0000001', testSecretKey: 'sk_test_simulator0000001' };
-const STRIPE_CARDS = { visa: '4242424242424242', insufficientFunds: '4000000000009995', incorrectNumber: '4242424242424241' } as const;
+const STRIPE_CARDS = { visa: '4242424242424242', insufficientFunds: '4000000000009995', incorrectNumber: '4242424242424241', lost: '4000000000009987', stolen: '4000000000009979' } as const;
 
 describe('USD checkout on Stripe through its simulator, end to end in the sandbox', () => {
   let sandbox: TestSandbox;
@@ -59,10 +59,10 @@ describe('USD checkout on Stripe through its simulator, end to end in the sandbo
     const declined = await checkoutCharge(sandbox, session.reference, { card: card(STRIPE_CARDS.insufficientFunds), document: null });
     const paid = await checkoutCharge(sandbox, session.reference, { card: card(STRIPE_CARDS.visa), document: null });
 
-    // The checkout answers a generic decline (card-testing bound); the merchant's API keeps Stripe's code.
+    // The checkout answers a generic code with the reason the buyer can act on; the merchant's API keeps Stripe's code.
     const recorded = await sandbox.request('GET', `/v1/transactions/${declined.body.transaction.reference}`, { key: keys.secretTest });
     expect(declined.status).toBe(200);
-    expect(declined.body).toMatchObject({ transaction: { status: 'declined' } });
+    expect(declined.body).toMatchObject({ transaction: { status: 'declined', errorCode: 'card_declined', declineReason: STRIPE_DECLINE_REASONS.insufficient_funds } });
     expect(recorded.body).toMatchObject({ status: 'declined', errorCode: 'insufficient_funds', declineReason: STRIPE_DECLINE_REASONS.insufficient_funds });
     expect(paid.body).toMatchObject({ transaction: { status: 'approved' }, session: { status: 'completed' } });
     expect(sandbox.stripe.calls({ operation: 'create_intent' }).filter((c) => (c.params.metadata as Record<string, string>).svc_session === session.reference).length).toBeGreaterThanOrEqual(1);
@@ -72,11 +72,22 @@ describe('USD checkout on Stripe through its simulator, end to end in the sandbo
     expect(events.map((e) => e.type)).toEqual(['charge.declined', 'charge.approved']);
   });
 
+  it('tells the buyer of a lost or stolen card only the generic decline; the merchant reads lost_card and stolen_card', async () => {
+    for (const [number, code] of [[STRIPE_CARDS.lost, 'lost_card'], [STRIPE_CARDS.stolen, 'stolen_card']] as const) {
+      const { keys, session } = await openedSession();
+      const declined = await checkoutCharge(sandbox, session.reference, { card: card(number), document: null });
+      expect(declined.body.transaction, code).toMatchObject({ status: 'declined', errorCode: 'card_declined', declineReason: STRIPE_DECLINE_REASONS.generic_decline });
+      const recorded = await sandbox.request('GET', `/v1/transactions/${declined.body.transaction.reference}`, { key: keys.secretTest });
+      expect(recorded.body).toMatchObject({ status: 'declined', errorCode: code });
+    }
+  });
+
   it("sends Stripe's incorrect_number test card (it fails Luhn) to Stripe in test mode, which declines it with its code", async () => {
     const { keys, session } = await openedSession();
 
     const declined = await checkoutCharge(sandbox, session.reference, { card: card(STRIPE_CARDS.incorrectNumber), document: null });
 
+    expect(declined.body.transaction).toMatchObject({ errorCode: 'card_declined', declineReason: STRIPE_DECLINE_REASONS.incorrect_number });
     const recorded = await sandbox.request('GET', `/v1/transactions/${declined.body.transaction.reference}`, { key: keys.secretTest });
     expect(recorded.body).toMatchObject({ status: 'declined', errorCode: 'incorrect_number', declineReason: STRIPE_DECLINE_REASONS.incorrect_number });
   });

@@ -101,6 +101,16 @@ describe('Errors', () => {
       expect((await sandbox.request('GET', '/v1/sessions', { key: own.secretTest })).body.total).toBe(0);
     });
 
+    it('echoes at most 64 characters of an unknown parameter name: a 10 KB key is not sent back whole (issue 33)', async () => {
+      const key = `amount${'k'.repeat(10 * 1024)}`;
+      const res = await sandbox.request('POST', '/v1/sessions', { key: keys.secretTest, body: { ...VALID, [key]: 1 } });
+      const echoed = `${key.slice(0, 63)}…`;
+      expect(expectError(res, 400, 'parameter_unknown', echoed).message).toBe(`Unknown parameter: ${echoed}.`);
+      expect(res.body.errors).toHaveLength(1);
+      expect(res.text).not.toContain('k'.repeat(64));
+      expect(res.text.length).toBeLessThan(2_000);
+    });
+
     it('answers 400 parameter_invalid, with no field, for an empty JSON body', async () => {
       const res = await sandbox.request('POST', '/v1/sessions', { key: keys.secretTest, rawBody: '' , headers: { 'content-type': 'application/json' } });
       expectError(res, 400, 'parameter_invalid');

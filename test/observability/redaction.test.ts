@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { maskSensitiveText, passesLuhn, REDACTED, redactingReplacer } from '../../shared/observability/redaction.ts';
+import { maskSensitiveText, REDACTED, redactingReplacer } from '../../shared/observability/redaction.ts';
 
 const redact = (value: unknown) => JSON.parse(JSON.stringify(value, redactingReplacer)) as unknown;
-
-describe('passesLuhn', () => {
-  it('accepts test card numbers and refuses one with a digit changed', () => {
-    expect(passesLuhn('4111111111111111')).toBe(true);
-    expect(passesLuhn('378282246310005')).toBe(true);
-    expect(passesLuhn('4111111111111112')).toBe(false);
-  });
-});
 
 describe('maskSensitiveText', () => {
   it('masks Luhn-valid card numbers to their last four digits, grouped or not', () => {
@@ -18,9 +10,16 @@ describe('maskSensitiveText', () => {
     expect(maskSensitiveText('amex 3782-822463-10005')).toBe('amex ***********0005');
   });
 
-  it('leaves digit runs that are not card numbers: Luhn-invalid, too short, part of a longer run', () => {
-    expect(maskSensitiveText('ref 4111111111111112')).toBe('ref 4111111111111112');
+  it('masks card-length digit runs that fail Luhn: a mistyped number, the bank\'s own test debit card', () => {
+    expect(maskSensitiveText('typo 4111111111111112')).toBe('typo ************1112');
+    expect(maskSensitiveText('{"card_number":"501878201234567890"}')).toBe('{"card_number":"**************7890"}');
+    expect(maskSensitiveText('grouped 5018 7820 1234 5678 90')).toBe('grouped **************7890');
+  });
+
+  it('leaves digit runs that are not card-like: too short, part of a longer run, inside a UUID', () => {
     expect(maskSensitiveText('amount 411111111111')).toBe('amount 411111111111');
+    const requestId = '46904062-5995-4143-8aa1-bb4a615dfc49';
+    expect(maskSensitiveText(`request ${requestId}`)).toBe(`request ${requestId}`);
     const sequenceNumber = '4111111111111111000000';
     expect(maskSensitiveText(`seq ${sequenceNumber}`)).toBe(`seq ${sequenceNumber}`);
   });
@@ -44,7 +43,25 @@ describe('redactingReplacer', () => {
       headers: { Authorization: REDACTED },
       otp: REDACTED,
     });
-    expect(redact({ credentials: { client_secret: 's3cr3t', clientId: 'abc' } })).toEqual({ credentials: { client_secret: REDACTED, clientId: 'abc' } });
+    expect(redact({ credentials: { client_secret: 's3cr3t', clientId: 'abc' } })).toEqual({ credentials: { client_secret: REDACTED, clientId: REDACTED } });
+  });
+
+  it("redacts the connectors' credentials and the buyer's bank code (issue 33, finding 4)", () => {
+    const mercantil = { clientId: 'f1e2d3c4', secretKey: 'A11103402525120190822HB01', integratorId: 31, merchantId: 200284, terminalId: 'abcde' };
+    expect(redact({ credentials: mercantil, headers: { 'X-IBM-Client-Id': 'f1e2d3c4' } })).toEqual({
+      credentials: { ...mercantil, clientId: REDACTED, secretKey: REDACTED },
+      headers: { 'X-IBM-Client-Id': REDACTED },
+    });
+    expect(redact({ stripe: { secretKey: 'opaque', testSecretKey: 'opaque' }, oauthClientId: 'id' })).toEqual({ stripe: { secretKey: REDACTED, testSecretKey: REDACTED }, oauthClientId: REDACTED });
+    expect(redact({ transaction: { twofactor_auth: 'laohKzAbIFH6sfxoucehAQ==' } })).toEqual({ transaction: { twofactor_auth: REDACTED } });
+    expect(redact({ body: { code: '11111111' } })).toEqual({ body: { code: REDACTED } });
+    expect(redact({ code: 11111111 })).toEqual({ code: REDACTED });
+    expect(redact({ code: 'clavetelefonica' })).toEqual({ code: REDACTED });
+  });
+
+  it('keeps error codes readable: ours in snake_case, Node\'s in upper case', () => {
+    const error = { error: { code: 'card_declined', cause: { code: 'ECONNRESET' } }, other: { code: 'ERR_SOCKET_CLOSED' } };
+    expect(redact(error)).toEqual(error);
   });
 
   it('masks card numbers sent as numbers, but not epoch milliseconds', () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
 import { CARD_DECLINES_PER_DAY } from '../../shared/domain/card-declines.ts';
 import { DEFAULT_SESSION_FAILURES } from '../../shared/domain/charge-transitions.ts';
-import { BUYER_DECLINE_REASON, declineReason } from '../../shared/domain/decline-codes.ts';
+import { declineReason, GENERIC_DECLINE_REASON } from '../../shared/domain/decline-codes.ts';
 import { card, checkoutCharge, eventsOf, openSession, TEST_CARDS } from '../support/checkout.ts';
 import { expectRefused } from './support/answers.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
@@ -102,7 +102,8 @@ describe('Card testing through the checkout', () => {
     const session = await openSession(sandbox, keys.secretLive);
     const refused = await checkoutCharge(sandbox, session.reference, { card: card(number, { expYear: 2031 }) });
     expect(refused.status).toBe(200);
-    expect(refused.body.transaction).toMatchObject({ status: 'declined', errorCode: 'card_declined', declineReason: BUYER_DECLINE_REASON });
+    // Insufficient funds is told (finding 8 of round 4); the refusal by the per-card bound reads the generic sentence.
+    expect(refused.body.transaction).toMatchObject({ status: 'declined', errorCode: 'card_declined', declineReason: GENERIC_DECLINE_REASON });
     expect(bankCharges(sandbox, refused.body.transaction.reference)).toBe(0);
     const detail = await sandbox.request('GET', `/v1/transactions/${refused.body.transaction.reference}`, { key: keys.secretLive });
     expect(detail.body).toMatchObject({ status: 'declined', errorCode: 'card_declines_exceeded' });
@@ -136,19 +137,21 @@ describe('Card testing through the checkout', () => {
     for (const hash of unkeyed) expect(text.toLowerCase()).not.toContain(hash);
   });
 
-  it('tells the buyer a generic decline and the merchant the bank\'s code, in the answer, the checkout page, the session, the transaction and the webhook event', async () => {
+  it('tells the buyer what they can fix and nothing that helps a card tester, and the merchant the bank\'s code, in the answer, the checkout page, the session, the transaction and the webhook event', async () => {
     const { merchant, keys } = await sandbox.newMerchant();
-    for (const [number, overrides, code] of [
-      [TEST_CARDS.insufficientFunds, {}, '0051'],
-      [TEST_CARDS.wrongCvv, {}, '0082'],
-      [TEST_CARDS.visa, { expMonth: 1, expYear: 2020 }, '0120'],
-      [declinedCard(400), {}, '0005'],
+    for (const [number, overrides, code, buyerReason] of [
+      [TEST_CARDS.insufficientFunds, {}, '0051', 'La tarjeta no tiene fondos suficientes. Prueba con otra tarjeta.'],
+      [TEST_CARDS.wrongCvv, {}, '0082', 'El código de seguridad (CVV) no es correcto. Revísalo e inténtalo de nuevo.'],
+      [TEST_CARDS.visa, { expMonth: 1, expYear: 2020 }, '0120', 'La tarjeta está vencida. Prueba con otra tarjeta.'],
+      [TEST_CARDS.lostCard, {}, '0041', GENERIC_DECLINE_REASON],
+      [TEST_CARDS.stolenCard, {}, '0043', GENERIC_DECLINE_REASON],
+      [declinedCard(400), {}, '0005', GENERIC_DECLINE_REASON],
     ] as const) {
       const session = await openSession(sandbox, keys.secretTest);
       const answer = await checkoutCharge(sandbox, session.reference, { card: card(number, overrides) });
-      expect(answer.body.transaction, number).toMatchObject({ status: 'declined', errorCode: 'card_declined', declineReason: BUYER_DECLINE_REASON });
+      expect(answer.body.transaction, number).toMatchObject({ status: 'declined', errorCode: 'card_declined', declineReason: buyerReason });
       const page = await sandbox.request('GET', `/v1/checkout/sessions/${session.reference}`);
-      expect(page.body.lastTransaction).toMatchObject({ errorCode: 'card_declined', declineReason: BUYER_DECLINE_REASON });
+      expect(page.body.lastTransaction).toMatchObject({ errorCode: 'card_declined', declineReason: buyerReason });
 
       const reference = answer.body.transaction.reference;
       const detail = await sandbox.request('GET', `/v1/transactions/${reference}`, { key: keys.secretTest });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckoutChargeResultSchema, CheckoutSessionSchema } from '../../shared/schemas/checkout-responses.ts';
-import { BUYER_DECLINE_REASON, declineReason } from '../../shared/domain/decline-codes.ts';
+import { declineReason } from '../../shared/domain/decline-codes.ts';
 import { expectError, withoutRequestId } from '../support/assertions.ts';
 import { itemsOfMerchant } from '../support/dynamo.ts';
 import { card, checkoutCharge, DOCUMENT, eventsOf, openSession, TEST_CARDS } from '../support/checkout.ts';
@@ -55,14 +55,14 @@ describe('POST /v1/checkout/charge', () => {
     ]);
   });
 
-  it('declines for insufficient funds: the buyer reads a generic Spanish decline, the merchant the processor code and its text; the session stays open', async () => {
+  it('declines for insufficient funds: the buyer reads a generic code with the Spanish reason, the merchant the processor code and the same text; the session stays open', async () => {
     const { merchant, keys } = await sandbox.newMerchant();
     const session = await openSession(sandbox, keys.secretTest, { maxFailures: 2 });
 
     const res = await checkoutCharge(sandbox, session.reference, { card: card(TEST_CARDS.insufficientFunds) });
 
     expect(res.status).toBe(200);
-    expect(res.body.transaction).toMatchObject({ status: 'declined', errorCode: 'card_declined', declineReason: BUYER_DECLINE_REASON, processorReference: null });
+    expect(res.body.transaction).toMatchObject({ status: 'declined', errorCode: 'card_declined', declineReason: 'La tarjeta no tiene fondos suficientes. Prueba con otra tarjeta.', processorReference: null });
     expect(res.body.session).toMatchObject({ status: 'failed', attemptsRemaining: 2 });
     const detail = await sandbox.request('GET', `/v1/transactions/${res.body.transaction.reference}`, { key: keys.secretTest });
     expect(detail.body).toMatchObject({ errorCode: '0051', declineReason: 'La tarjeta no tiene fondos suficientes. Prueba con otra tarjeta.' });

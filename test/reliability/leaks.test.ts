@@ -12,6 +12,9 @@ import { captureOutput, startVerboseTestSandbox } from '../support/output-captur
 import type { TestSandbox } from '../support/sandbox.ts';
 import { startReceiver, type TestReceiver } from '../support/webhook-receiver.ts';
 import { SUITE_TIMEOUT_MS } from './suite-limits.ts';
+import { MERCANTIL_TEST_DEBIT_CARD } from '../../shared/connectors/mercantil/profile.ts';
+import { payBody } from '../../shared/connectors/mercantil/requests.ts';
+import { createLogger } from '../../shared/observability/logger.ts';
 
 /** CVVs only this file sends, so a hit is ours and not a coincidence. */
 const CVVS = ['847', '3916', '572'];
@@ -118,6 +121,29 @@ describe('leaks', { timeout: SUITE_TIMEOUT_MS }, () => {
     expect(output.lines.length, 'no log line captured: the scan would prove nothing').toBeGreaterThan(0);
     expect(events.length).toBeGreaterThan(0);
     expect(findings, JSON.stringify(findings)).toEqual([]);
+  });
+
+  it("logs nothing of the Mercantil code step's body at DEBUG: code, AES key, client id, twofactor_auth, the Luhn-failing card (issue 33, finding 4)", () => {
+    const credentials = { clientId: `cid-${randomUUID()}`, secretKey: `key-${randomUUID()}`, integratorId: 31, merchantId: 123456, terminalId: 'abcde' };
+    const code = '73915280';
+    const payment = { card: { number: MERCANTIL_TEST_DEBIT_CARD, expMonth: 11, expYear: 2040, cvv: '111', holderName: 'ANA PEREZ' }, document: { type: 'V' as const, id: '9999999' } };
+    const body = payBody(credentials, { transactionReference: 'txn_leak', amountMinor: 500, payment, client: { ipAddress: '203.0.113.9', userAgent: 'test' }, debit: { code, accountType: 'CC' } });
+    const grouped = MERCANTIL_TEST_DEBIT_CARD.replace(/(\d{4})/g, '$1 ').trim();
+    const secrets = [code, credentials.secretKey, credentials.clientId, body.transaction.twofactor_auth!, body.transaction.cvv, MERCANTIL_TEST_DEBIT_CARD, grouped];
+    const output = captureOutput();
+    try {
+      // What a careless debug line of the connector or of confirm-otp would print: the request, the entry, the credentials.
+      const logger = createLogger({ logLevel: 'DEBUG' });
+      logger.debug('Mercantil pay request', { url: 'https://bank.example/v1/payment/pay', headers: { 'X-IBM-Client-Id': credentials.clientId }, body });
+      logger.debug('OTP entry', { entry: { code, cvv: '111', accountType: 'CC' }, credentials });
+      logger.debug(`Paying with card ${MERCANTIL_TEST_DEBIT_CARD} (${grouped})`);
+    } finally {
+      output.stop();
+    }
+    const lines = output.lines.map((text, i) => ({ source: `log line ${i}`, text }));
+    expect(lines.length, 'the logger wrote nothing at DEBUG: the scan would prove nothing').toBeGreaterThanOrEqual(3);
+    expect(output.lines.join('\n'), 'the body was logged').toContain(body.transaction.invoice_number);
+    expect(scanForLeaks(lines, { cvvs: ['111'], secrets })).toEqual([]);
   });
 
   it('the scanner itself finds each kind of leak (so zero findings means something)', () => {

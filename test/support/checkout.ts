@@ -7,6 +7,8 @@ export const TEST_CARDS = {
   insufficientFunds: '4000000000000002',
   wrongCvv: '4000000000000127',
   processorError: '4000000000000119',
+  lostCard: '4000000000009961',
+  stolenCard: '4000000000009979',
   otp: '4000000000003220',
   timeout: '4000000000009995',
 } as const;

@@ -10,6 +10,8 @@ describe('the sandbox bank test cards', () => {
     ['4000000000000002', { kind: 'decline', code: '0051' }],
     ['4000000000000127', { kind: 'decline', code: '0082' }],
     ['4000000000000119', { kind: 'error', code: '0096' }],
+    ['4000000000009961', { kind: 'decline', code: '0041' }],
+    ['4000000000009979', { kind: 'decline', code: '0043' }],
     ['4000000000003220', { kind: 'otp' }],
     ['4000000000009995', { kind: 'timeout' }],
     ['4242424242424242', { kind: 'decline', code: '0005' }],

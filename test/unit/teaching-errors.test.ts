@@ -4,7 +4,7 @@ import { CreateChargeBodySchema } from '../../shared/schemas/card-schemas.ts';
 import { ErrorSchema } from '../../shared/schemas/common-responses.ts';
 import { CreateRefundBodySchema } from '../../shared/schemas/refund-schemas.ts';
 import { CreateSessionBodySchema } from '../../shared/schemas/session-schemas.ts';
-import { checkInput } from '../../shared/schemas/validation.ts';
+import { checkInput, ECHOED_NAME_MAX } from '../../shared/schemas/validation.ts';
 import { DEFAULT_DOCS_BASE_URL, docUrlFor } from '../../shared/http/request-id.ts';
 
 const problemsOf = (schema: Parameters<typeof checkInput>[0], body: unknown) => {
@@ -32,6 +32,18 @@ describe('errors that teach', () => {
 
   it('keeps the range rule as it was for a whole amount below 1', () => {
     expect(problemsOf(CreateSessionBodySchema, { amountMinor: 0, currency: 'VES' })[0]!.message).toBe('Invalid amountMinor: Too small: expected number to be >=1');
+  });
+
+  it(`cuts an echoed parameter name to ${ECHOED_NAME_MAX} characters, at any depth`, () => {
+    const long = 'x'.repeat(10 * 1024);
+    const [unknown] = problemsOf(CreateSessionBodySchema, { amountMinor: 1050, currency: 'VES', [long]: 1 });
+    expect(unknown).toEqual({ param: `${'x'.repeat(ECHOED_NAME_MAX - 1)}…`, code: 'parameter_unknown', message: `Unknown parameter: ${'x'.repeat(ECHOED_NAME_MAX - 1)}….` });
+    const nested = problemsOf(CreateSessionBodySchema, { amountMinor: 1050, currency: 'VES', metadata: { [long]: { nested: true } } });
+    for (const problem of nested) {
+      expect(problem.param!.length).toBeLessThanOrEqual(ECHOED_NAME_MAX);
+      expect(problem.message).not.toContain('x'.repeat(ECHOED_NAME_MAX));
+    }
+    expect(problemsOf(CreateSessionBodySchema, { amountMinor: 1050, currency: 'VES', amuont: 1 })[0]!.param).toBe('amuont');
   });
 
   it('suggests the known field an unknown one is close to, and lists it first', () => {

@@ -27,6 +27,8 @@ export const TEST_CARDS: Record<string, { behaviour: CardBehaviour; description:
   '5555555555554444': { behaviour: { kind: 'approve' }, description: 'Mastercard: approved' },
   '4000000000000002': { behaviour: { kind: 'decline', code: PROCESSOR_CODES.INSUFFICIENT_FUNDS, message: 'Insufficient funds' }, description: 'Declined: insufficient funds (0051)' },
   '4000000000000127': { behaviour: { kind: 'decline', code: PROCESSOR_CODES.WRONG_CVV, message: 'Incorrect CVV2/CVC2' }, description: 'Declined: wrong CVV (0082)' },
+  '4000000000009961': { behaviour: { kind: 'decline', code: PROCESSOR_CODES.LOST_CARD, message: 'Lost card, pick up' }, description: 'Declined: lost card (0041); the buyer reads the generic decline' },
+  '4000000000009979': { behaviour: { kind: 'decline', code: PROCESSOR_CODES.STOLEN_CARD, message: 'Stolen card, pick up' }, description: 'Declined: stolen card (0043); the buyer reads the generic decline' },
   '4000000000000119': { behaviour: { kind: 'error', code: PROCESSOR_CODES.PROCESSOR_ERROR, message: 'System malfunction at the issuer switch' }, description: 'Failed: processor error (0096)' },
   '4000000000003220': { behaviour: { kind: 'otp' }, description: `Asks for an OTP on every gateway; ${OTP_CODE} confirms (then approved), any other code is wrong` },
   '4000000000009995': { behaviour: { kind: 'timeout' }, description: 'Times out: charged at the bank, but the answer never arrives in time' },

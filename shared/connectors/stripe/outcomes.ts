@@ -3,6 +3,7 @@
  * else the error's code); the buyer reads a Spanish sentence from the table below. Pure: no I/O.
  */
 import type Stripe from 'stripe';
+import { GENERIC_DECLINE_REASON } from '../../domain/decline-codes.ts';
 import type { RefundOutcome } from '../../gateways/payment-gateway.ts';
 
 /** Codes the connector assigns itself where Stripe's answer carries none. */
@@ -23,12 +24,13 @@ export const STRIPE_CONNECTOR_CODES = {
  */
 const TRANSIENT_CARD_CODES = new Set(['processing_error', 'issuer_not_available', 'try_again_later', 'reenter_transaction']);
 
-const GENERIC_DECLINE = 'Tu tarjeta fue rechazada. Prueba con otra tarjeta o comunícate con tu banco.';
+/** The service's one generic sentence: a masked Stripe code reads as our own per-card refusal does. */
+const GENERIC_DECLINE = GENERIC_DECLINE_REASON;
 const TRY_AGAIN = 'No pudimos procesar el pago en este momento. Inténtalo de nuevo en unos minutos.';
 
 /**
  * The buyer's sentence per Stripe code (docs.stripe.com/declines/codes). Lost, stolen, fraudulent and similar cards
- * get the generic sentence, as Stripe advises, so the page tells a fraudster nothing.
+ * get the generic sentence, as Stripe advises, so the page tells a fraudster nothing (forBuyer shows these texts).
  */
 export const STRIPE_DECLINE_REASONS: Record<string, string> = {
   generic_decline: GENERIC_DECLINE,

@@ -39,7 +39,12 @@ export const RETURN_URL = 'https://tienda.example/pedido/42/gracias';
 
 export const TEST_CARDS = {
   approved: '4111111111111111',
-  declined: '4000000000000002',
+  /** Not in the sandbox bank's catalogue: do not honor (0005), the generic decline every buyer may read. */
+  declined: '4000000000000010',
+  insufficientFunds: '4000000000000002',
+  wrongCvv: '4000000000000127',
+  lost: '4000000000009961',
+  stolen: '4000000000009979',
   otp: '4000000000003220',
   /** Charged at the bank, but the answer never arrives within the gateway's deadline. */
   bankSilent: '4000000000009995',
