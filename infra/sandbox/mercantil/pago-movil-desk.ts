@@ -149,8 +149,8 @@ export function pagoMovilDesk({ clock, merchantIdentify, decrypt, encrypt, vet }
       return formatError();
     }
     // Our rule: the amount sent is not a filter, so a payment of another amount is found and told apart by its amount
-    // (the reference does not say whether the bank filters on it). With no reference, the day's C2P compras of that
-    // phone are listed with their invoices: how a timed-out compra is found.
+    // (the reference does not say whether the bank filters on it). With no reference, the day's C2P operations with
+    // that phone are listed with their invoices: how an operation whose answer was lost is found.
     const list = by.payment_reference
       ? incoming
           .filter((p) => sameReference(p.reference, by.payment_reference) && p.payerPhone === buyerPhone && p.date === by.trx_date)
@@ -168,7 +168,7 @@ export function pagoMovilDesk({ clock, merchantIdentify, decrypt, encrypt, vet }
             amount: bolivaresNumber(p.amountMinor),
             destination_bank_id: p.payerBankId,
           }))
-      : [...c2pPayments.values()].filter((p) => p.type === 'compra' && p.payerPhone === buyerPhone && p.date === by.trx_date).map((p) => ({ ...c2pRecord(p), trx_date: p.date }));
+      : [...c2pPayments.values()].filter((p) => p.payerPhone === buyerPhone && p.date === by.trx_date).map((p) => ({ ...c2pRecord(p), trx_date: p.date }));
     if (list.length === 0) {
       return { status: 400, body: { processing_date: vet(), merchant_identify: merchantIdentify, error_list: [{ error_code: PAGO_MOVIL_CODES.NO_MATCH, description: 'No hay transacciones que coincidan con los campos de busqueda' }] } };
     }
