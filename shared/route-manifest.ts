@@ -87,7 +87,8 @@ export const confirmCheckoutOtp = {
   entry: 'functions/checkout/confirm-otp.ts',
   auth: 'checkout',
   access: 'write',
-  rateClass: null,
+  // Counted as the checkout charge is: the session's own budget first, then the merchant's charge class.
+  rateClass: 'charge',
   idempotency: 'optional',
   // A bank that takes the card again with the code (Mercantil debit) gets the CVV here and the sealed number opened.
   cardData: true,

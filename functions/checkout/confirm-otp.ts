@@ -16,6 +16,7 @@ import { bankAccountFor } from '../../shared/payments/bank-account.ts';
 import { applyOutcome, chargeAnswer, commitStep, progressStep, rejection, settlementStep } from '../../shared/payments/charge-steps.ts';
 import { checkoutSession, refuse } from '../../shared/payments/checkout-session.ts';
 import { otpConfirmation } from '../../shared/payments/otp-confirmation.ts';
+import { withReservedEntry } from '../../shared/payments/otp-entries.ts';
 import { decideOnFreshSession, SessionMovedError, sessionMoved } from '../../shared/payments/session-contention.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
@@ -31,6 +32,7 @@ export const { build, handler, schemas } = defineApiHandler(
   },
   // A code entered while another request moved the session is decided again on the session as it is now, with the
   // bank's verdict on the code kept from the first time it was asked: the verdict does not change, the session may.
+  // Each entry is reserved before the bank sees it (otp-entries.ts), so parallel entries cannot pass the limit.
   async (req, deps) => {
     // A bank that takes the whole card again with the code needs the CVV and the account: refused before anything changes.
     if (GATEWAYS[checkoutSession(req.auth).gateway].cardWithOtp) {
@@ -62,14 +64,17 @@ async function enterCode(req: ApiRequest<CheckoutOtpBody>, deps: PaymentDeps, se
   const account = await bankAccountFor(deps, req.auth.merchant, session);
   const gateway = deps.gateways(session.gateway);
   const reference = { transactionReference: transaction.reference, sessionReference: session.reference };
-  const verdict = (asked.verdict ??= await gateway.verifyOtp(reference, req.body.code, account).catch(async (error: unknown) => {
-    if (error instanceof GatewayUnavailableError) {
-      // The bank awaits no code once another request has confirmed this one: decide again on the session as it is.
-      if (await sessionMoved(deps, session)) throw new SessionMovedError();
-      throw new ApiError(503, SERVICE_CODES.PROCESSOR_UNAVAILABLE, 'The bank could not check the code right now; nothing changed. Retry shortly.', { cause: error });
-    }
-    throw error;
-  }));
+  // Reserved before the bank sees the code, once per request: the verdict is kept across lost session writes.
+  const verdict = (asked.verdict ??= await withReservedEntry(deps, session, transaction, () =>
+    gateway.verifyOtp(reference, req.body.code, account).catch(async (error: unknown) => {
+      if (error instanceof GatewayUnavailableError) {
+        // The bank awaits no code once another request has confirmed this one: decide again on the session as it is.
+        if (await sessionMoved(deps, session)) throw new SessionMovedError();
+        throw new ApiError(503, SERVICE_CODES.PROCESSOR_UNAVAILABLE, 'The bank could not check the code right now; nothing changed. Retry shortly.', { cause: error });
+      }
+      throw error;
+    }),
+  ));
 
   if (verdict === 'invalid') {
     const wrong = { ...traced(transaction, 'otp_invalid', req.now), otpFailures: transaction.otpFailures + 1 };
@@ -91,7 +96,8 @@ async function enterCode(req: ApiRequest<CheckoutOtpBody>, deps: PaymentDeps, se
   const confirmed = progressStep(session, traced(transaction, 'otp_confirmed', req.now), 'otp_confirmed', [
     buildEvent('session.otp_confirmed', session.mode, at, { sessionReference: session.reference, transactionReference: transaction.reference }),
   ]);
-  await commitStep(deps, confirmed, null);
+  // The code step needed the sealed number until now; an approval that stores the card still needs it.
+  await commitStep(deps, session.customerRef ? confirmed : { ...confirmed, sealedCard: 'drop' }, null);
   const processing = progressStep(confirmed.after, confirmed.transaction, 'processing');
   await commitStep(deps, processing, null);
   return applyOutcome(deps, processing.after, processing.transaction, await gateway.authorize(reference, account, confirmation), req.idempotency);

@@ -14,7 +14,7 @@ import { prefixedId } from '../../shared/ids.ts';
 import { CheckoutChargeBodySchema, type CheckoutChargeBody } from '../../shared/schemas/checkout-schemas.ts';
 import type { AttemptStep } from '../../shared/store/charge-store.ts';
 import { bankAccountFor } from '../../shared/payments/bank-account.ts';
-import { sealCardFor } from '../../shared/payments/card-vault.ts';
+import { sealForCode, sealForVault } from '../../shared/payments/card-vault.ts';
 import { applyOutcome, chargeAnswer, commitStep, rejection, settlementStep, startStep } from '../../shared/payments/charge-steps.ts';
 import { openedPayment } from '../../shared/payments/processor-payments.ts';
 import { checkoutSession, refuse } from '../../shared/payments/checkout-session.ts';
@@ -43,13 +43,13 @@ export const { build, handler, schemas } = defineApiHandler(
     if (cardKey && cardRefused(await deps.rateLimits.dayCount(session.merchantId, cardDeclinesCounter(cardKey), req.now))) {
       return refuseCard(req, deps, session, input.card, cardKey);
     }
-    const sealedCard = await sealCardFor(deps, session, checked.data);
+    const sealedCard = await sealForVault(deps, session, checked.data);
     const started = await startAttempt(req, deps, session, input.card, { document: checked.data.document, sealedCard, cardKey });
     const outcome = await deps.gateways(session.gateway).charge(
       { transactionReference: started.transaction.reference, sessionReference: session.reference, amountMinor: session.amountMinor, currency: session.currency, payment: checked.data, client: req.client },
       account,
     );
-    return applyOutcome(deps, started.after, started.transaction, outcome, req.idempotency);
+    return applyOutcome(deps, started.after, await sealForCode(deps, session, started.transaction, checked.data, outcome), outcome, req.idempotency);
   },
   { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment },
 );
@@ -81,7 +81,7 @@ const startAttempt = (
 ): Promise<AttemptStep> =>
   onOpenSession(req, deps, session, typed, async (current, transaction, usesOpenedPayment) => {
     const started = startStep(current, { ...transaction, ...extra }, { newTransaction: !usesOpenedPayment });
-    await commitStep(deps, started, null);
+    await commitStep(deps, extra.sealedCard ? { ...started, sealedCard: 'store' } : started, null);
     return started;
   });
 

@@ -40,8 +40,9 @@ export interface Transaction {
   /** Wrong OTP codes entered in this attempt. */
   otpFailures: number;
   /**
-   * The card sealed for the vault while the attempt of a session with a customerRef is open (the number is needed
-   * again at approval, which may come in a later request); dropped when the attempt ends. Never shown.
+   * The card sealed by this request while a later one needs the number (card-vault.ts: an approval that stores it,
+   * an OTP step that sends the card again). Stored in an item of its own with a TTL, never on the transaction's;
+   * dropped when its need ends. Never shown.
    */
   sealedCard?: SealedCard;
   /**

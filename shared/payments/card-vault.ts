@@ -1,12 +1,14 @@
 /**
- * The card vault's part of a checkout charge: the number is sealed (SecretBox) and fingerprinted (keyed HMAC) when
- * the attempt starts, because an OTP approval comes in a later request without it; the approval then adds the
- * card record, its match and card.stored to the transaction that settles the attempt.
+ * The card vault's part of a checkout charge: the number is sealed (SecretBox) and fingerprinted (keyed HMAC) only
+ * when a later request needs it (an approval that stores the card, an OTP step that sends the card again), in an
+ * item of its own with a TTL (transaction-store.ts), dropped by the write that ends its need; an approval then adds
+ * the card record, its match and card.stored to the transaction that settles the attempt.
  */
 import type { PaymentDeps } from '../deps.ts';
 import { ConflictError } from '../errors.ts';
 import { GATEWAYS } from '../domain/merchant.ts';
 import type { PaymentData } from '../domain/payment-data.ts';
+import type { GatewayOutcome } from '../gateways/payment-gateway.ts';
 import type { Session } from '../domain/session.ts';
 import {
   cardFingerprintInput,
@@ -24,11 +26,34 @@ import { named } from '../store/conditions.ts';
 import type { TransactItem } from '../store/session-store.ts';
 
 /**
- * Sealed only for a card typed now (not a stored one), when an approval will store it (a customerRef) or when the
- * network takes the whole card again with the buyer's code (capability cardWithOtp; otp-confirmation.ts).
+ * Sealed when the attempt starts only for a session whose approval stores a card typed now (a customerRef, no
+ * cardToken): the approval may come in a later request (the OTP step, a status read that settles a timeout).
  */
-export async function sealCardFor(deps: PaymentDeps, session: Session, payment: PaymentData): Promise<SealedCard | undefined> {
-  if (session.cardToken || !(session.customerRef || GATEWAYS[session.gateway].cardWithOtp)) return undefined;
+export async function sealForVault(deps: PaymentDeps, session: Session, payment: PaymentData): Promise<SealedCard | undefined> {
+  return session.cardToken || !session.customerRef ? undefined : sealCard(deps, session, payment);
+}
+
+/**
+ * The attempt with its number sealed once the network has asked for the buyer's code, when it takes the whole card
+ * again with it (capability cardWithOtp; otp-confirmation.ts): the OTP request needs it. A card paid at once (a
+ * Mercantil credit card) is never sealed for this.
+ */
+export async function sealForCode(deps: PaymentDeps, session: Session, transaction: Transaction, payment: PaymentData, outcome: GatewayOutcome): Promise<Transaction> {
+  if (outcome.kind !== 'otp_required' || transaction.sealedCard || session.cardToken || !GATEWAYS[session.gateway].cardWithOtp) return transaction;
+  return { ...transaction, sealedCard: await sealCard(deps, session, payment) };
+}
+
+/** Whether an attempt of the session may have a sealed number to drop: a card typed now that either rule seals. */
+export const maySealCard = (session: Session): boolean => !session.cardToken && (Boolean(session.customerRef) || GATEWAYS[session.gateway].cardWithOtp);
+
+/**
+ * The TTL backstop of a sealed number (docs/security.md, round 4 finding 3): an hour past the session's end. Every
+ * path that ends the attempt drops it first; this bounds what a lost expiry (a parked message) would leave behind.
+ */
+export const SEALED_CARD_TTL_AFTER_EXPIRY_MS = 60 * 60_000;
+export const sealedCardExpiry = (session: Pick<Session, 'expiresAt'>): number => Date.parse(session.expiresAt) + SEALED_CARD_TTL_AFTER_EXPIRY_MS;
+
+async function sealCard(deps: PaymentDeps, session: Session, payment: PaymentData): Promise<SealedCard> {
   const vaultRef = newId();
   const { number, expMonth, expYear } = payment.card;
   const [encryptedNumber, fingerprint] = await Promise.all([

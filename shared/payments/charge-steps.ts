@@ -17,7 +17,7 @@ import { advanceSession, type AttemptStep } from '../store/charge-store.ts';
 import { policies } from '../retry/policies.ts';
 import { retry } from '../retry/retry.ts';
 import { TransactionConditionFailedError } from '../store/conditions.ts';
-import { vaultItems } from './card-vault.ts';
+import { maySealCard, sealedCardExpiry, vaultItems } from './card-vault.ts';
 import { isTransactionConflict } from './session-contention.ts';
 
 /** `reason`: the connector's own Spanish text for its network's code; without it, the service's table. */
@@ -107,21 +107,32 @@ export function chargeAnswer(session: Session, transaction: Transaction, now: nu
 /**
  * Writes a step and, in the same transaction, the answer a retry with the same Idempotency-Key will replay. An
  * approval on a session with a customerRef also stores the card (record, match, card.stored); an ended attempt
- * drops its sealed card. Losing the card's match to a simultaneous approval of the same card means it is stored
- * now: the step is written again, reusing that card. A transaction conflict (another request's write on one of
- * these items at that instant, even one that then fails) wrote nothing: the step is sent again. A lost version
- * check on the session is the caller's to decide (session-contention.ts). A live decline counts against its card
- * (card-declines.ts) in the same transaction, and the ended attempt drops the card's key with its sealed card.
+ * drops its sealed card, as does a step marked `sealedCard: 'drop'` (card-vault.ts says who seals and why). Losing
+ * the card's match to a simultaneous approval of the same card means it is stored now: the step is written again,
+ * reusing that card. A transaction conflict (another request's write on one of these items at that instant, even
+ * one that then fails) wrote nothing: the step is sent again. A lost version check on the session is the caller's to
+ * decide (session-contention.ts). A live decline counts against its card (card-declines.ts) in the same
+ * transaction, and the ended attempt drops the card's key with its sealed card.
  */
 export async function commitStep(deps: PaymentDeps, step: AttemptStep, answer: { statusCode: number; body: unknown } | null, idempotency?: IdempotencyContext): Promise<void> {
-  const { sealedCard, cardKey, ...ended } = step.transaction;
-  const written: AttemptStep = step.transaction.status === 'pending' ? step : { ...step, transaction: ended };
-  const storesCard = sealedCard && ended.status === 'approved' && step.after.customerRef ? { ...step.after, customerRef: step.after.customerRef } : null;
+  const { sealedCard: carried, cardKey, ...ended } = step.transaction;
+  const pending = step.transaction.status === 'pending';
+  const written: AttemptStep = pending ? step : { ...step, transaction: ended };
+  const reference = ended.reference;
+  const storesCard = ended.status === 'approved' && step.after.customerRef && !step.after.cardToken ? { ...step.after, customerRef: step.after.customerRef } : null;
+  // An approval in a later request than the seal finds the number in its own item.
+  const sealedCard = carried ?? (storesCard ? await deps.transactions.sealedCard(reference) : null);
+  const sealedItems =
+    pending && step.sealedCard === 'store' && carried
+      ? [deps.transactions.sealedCardItem(reference, carried, sealedCardExpiry(step.after))]
+      : (!pending || step.sealedCard === 'drop') && maySealCard(step.after)
+        ? [deps.transactions.dropSealedCardItem(reference)]
+        : [];
   await retry(
     policies.transactionContention,
     async () => {
-      const items = deps.charges.stepItems(written);
-      if (storesCard) items.push(...(await vaultItems(deps, storesCard, ended, sealedCard!, deps.clock.now())));
+      const items = [...deps.charges.stepItems(written), ...sealedItems];
+      if (storesCard && sealedCard) items.push(...(await vaultItems(deps, storesCard, ended, sealedCard, deps.clock.now())));
       if (cardKey && ended.status === 'declined') items.push(deps.rateLimits.countItem(ended.merchantId, cardDeclinesCounter(cardKey), deps.clock.now()));
       if (idempotency && answer) items.push(idempotency.commit(answer));
       await deps.charges.commit(items);
@@ -140,6 +151,8 @@ export async function applyOutcome(deps: PaymentDeps, before: Session, transacti
       step = progressStep(before, traced(transaction, 'otp_requested', now), 'otp_requested', [
         buildEvent('session.otp_requested', before.mode, new Date(now).toISOString(), { sessionReference: before.reference, transactionReference: transaction.reference }),
       ]);
+      // The number sealed for the code step (card-vault.ts sealForCode) is written with the request for the code.
+      if (transaction.sealedCard) step.sealedCard = 'store';
       break;
     case 'unknown':
       // No answer: the charge stays in flight and pending; settleStaleAttempt asks the bank later.

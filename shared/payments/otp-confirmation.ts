@@ -1,7 +1,7 @@
 /**
  * The charge rebuilt for a network that takes the whole card again with the buyer's code (capability cardWithOtp:
  * Mercantil's debit `pay` carries card, CVV, account and code together). The number comes from the card sealed when
- * the attempt started (card-vault.ts sealCardFor) or from the vault for a stored-card session; expiry and document
+ * the network asked for the code (card-vault.ts sealForCode, in its own item) or from the vault for a stored-card session; expiry and document
  * from the transaction; the CVV and the account from the OTP request itself, never stored.
  */
 import type { PaymentDeps } from '../deps.ts';
@@ -36,7 +36,9 @@ export async function otpConfirmation(
 }
 
 async function cardNumberOf(deps: PaymentDeps, session: Session, transaction: Transaction): Promise<string> {
-  if (transaction.sealedCard) return deps.secretBox.decrypt(transaction.sealedCard.encryptedNumber, cardNumberContext(session.merchantId, transaction.sealedCard.vaultRef));
+  // A transaction written before the number had its own item still carries it.
+  const sealed = transaction.sealedCard ?? (session.cardToken ? null : await deps.transactions.sealedCard(transaction.reference));
+  if (sealed) return deps.secretBox.decrypt(sealed.encryptedNumber, cardNumberContext(session.merchantId, sealed.vaultRef));
   const stored = session.cardToken ? await deps.cards.get(session.cardToken) : null;
   if (!stored || stored.status === 'deleted') throw new ConflictError('card_unavailable', 'The card of this payment is no longer available. A new payment needs a new session.');
   return deps.secretBox.decrypt(stored.encryptedNumber, cardNumberContext(stored.merchantId, stored.vaultRef));

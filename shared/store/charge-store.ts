@@ -16,6 +16,8 @@ export interface AttemptStep {
   transaction: Transaction;
   /** True when this step creates the transaction. */
   newTransaction?: boolean;
+  /** The attempt's sealed number (its own item): written with this step, or dropped by it. Ending an attempt drops it. */
+  sealedCard?: 'store' | 'drop';
   events: EventEnvelope[];
 }
 

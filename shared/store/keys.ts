@@ -44,6 +44,10 @@ export const keys = {
   }),
   event: (eventId: string) => ({ pk: `EVENT#${eventId}`, sk: 'EVENT' }),
   transaction: (reference: string) => ({ pk: `TXN#${reference}`, sk: 'TXN' }),
+  /** The OTP entries reserved for one attempt (a transaction awaiting a code): its count, before the bank checks any. */
+  otpEntries: (transactionReference: string) => ({ pk: `OTP_ENTRIES#${transactionReference}`, sk: 'OTP_ENTRIES' }),
+  /** The card number sealed for an attempt while a later request needs it (card-vault.ts); expires by TTL as a backstop. */
+  sealedCard: (transactionReference: string) => ({ pk: `SEALED_CARD#${transactionReference}`, sk: 'SEALED_CARD' }),
   /** A transaction's refunds share one partition, read with one Query. */
   refund: (transactionReference: string, reference: string) => ({ pk: `REFUNDS#${transactionReference}`, sk: `REFUND#${reference}` }),
   refundsPartition: (transactionReference: string) => `REFUNDS#${transactionReference}`,

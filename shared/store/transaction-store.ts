@@ -1,10 +1,13 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../domain/session-state.ts';
+import type { SealedCard } from '../domain/stored-card.ts';
 import type { Transaction, TransactionStatus } from '../domain/transaction.ts';
 import { itemDoesNotExist } from './conditions.ts';
 import { itemMapper } from './item-mapper.ts';
 import { keys } from './keys.ts';
 import { batchGetItems, itemsOf, queryAll, sortKeyWithin } from './query-page.ts';
+import { tableDefinition } from './table-definition.ts';
 import type { TransactItem } from './session-store.ts';
 
 export interface TransactionQuery {
@@ -27,6 +30,18 @@ export interface TransactionStore {
    * trace), for a transaction with no session to version-check the write.
    */
   putItem(transaction: Transaction, options?: { isNew?: boolean; replacing?: Transaction }): TransactItem;
+  /**
+   * Reserves one OTP entry of the attempt with one conditional write, before the bank sees its code: false when
+   * `max` are reserved already. `expiresAt` (ms): when the counter may go (no entry is taken after the session's end).
+   */
+  reserveOtpEntry(reference: string, max: number, expiresAt: number): Promise<boolean>;
+  /** Gives back an entry whose code got no verdict (the bank could not check it). */
+  releaseOtpEntry(reference: string): Promise<void>;
+  /** The attempt's sealed card number, in its own item (never on the transaction item), or null once dropped. */
+  sealedCard(reference: string): Promise<SealedCard | null>;
+  /** Writes the attempt's sealed number with a DynamoDB TTL at `expiresAt` (ms), the backstop if no step drops it. */
+  sealedCardItem(reference: string, sealed: SealedCard, expiresAt: number): TransactItem;
+  dropSealedCardItem(reference: string): TransactItem;
 }
 
 /** A transaction's item: its key and its entry in the merchant's list (gsi1). */
@@ -78,13 +93,65 @@ export function createTransactionStore(db: DynamoDBDocumentClient, tableName: st
         ExpressionAttributeNames: { '#status': 'status', '#trace': 'trace' },
         ExpressionAttributeValues: { ':status': replacing.status, ':traceLength': replacing.trace.length },
       };
+      // The sealed number lives in its own item, with a TTL; an item written before that loses it here.
+      const { sealedCard: _sealed, ...stored } = transaction;
       return {
         Put: {
           TableName: tableName,
-          Item: transactionItems.toItem(transaction),
+          Item: transactionItems.toItem(stored),
           ...(isNew ? { ConditionExpression: itemDoesNotExist } : unchanged),
         },
       };
     },
+
+    async reserveOtpEntry(reference, max, expiresAt) {
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.otpEntries(reference),
+            UpdateExpression: 'ADD entries :one SET #type = :type, #ttl = :ttl',
+            ConditionExpression: 'attribute_not_exists(entries) OR entries < :max',
+            ExpressionAttributeNames: { '#type': 'type', '#ttl': tableDefinition.ttlAttribute },
+            ExpressionAttributeValues: { ':one': 1, ':max': max, ':type': 'otp_entries', ':ttl': epochSeconds(expiresAt) },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof ConditionalCheckFailedException) return false;
+        throw error;
+      }
+    },
+
+    async releaseOtpEntry(reference) {
+      try {
+        await db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.otpEntries(reference),
+            UpdateExpression: 'ADD entries :minusOne',
+            ConditionExpression: 'entries > :zero',
+            ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }
+    },
+
+    async sealedCard(reference) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.sealedCard(reference), ConsistentRead: true }));
+      return Item ? (Item.sealedCard as SealedCard) : null;
+    },
+
+    sealedCardItem(reference, sealed, expiresAt) {
+      return { Put: { TableName: tableName, Item: { ...keys.sealedCard(reference), type: 'sealed_card', sealedCard: sealed, [tableDefinition.ttlAttribute]: epochSeconds(expiresAt) } } };
+    },
+
+    dropSealedCardItem(reference) {
+      return { Delete: { TableName: tableName, Key: keys.sealedCard(reference) } };
+    },
   };
 }
+
+const epochSeconds = (ms: number): number => Math.ceil(ms / 1000);

@@ -84,11 +84,14 @@ describe('Checkout rate limits: what a session reference can use up', () => {
 
     const other = await openSession(sandbox, keys.secretTest);
     expect((await checkoutCharge(sandbox, other.reference)).status).toBe(200);
-    // The OTP step still completes the busy session: its own limit is the three entries per attempt.
-    const confirmed = await sandbox.request('POST', '/v1/checkout/otp', {
-      body: { sessionReference: busy.reference, transactionReference: pending.body.transaction.reference, code: '123456' },
-    });
-    expect(confirmed.status).toBe(200);
+    // The OTP step is a checkout call of the session too (issue 33, finding 1): refused within the spent minute,
+    // before anything is asked of the bank; the next minute it completes the busy session.
+    const confirm = () =>
+      sandbox.request('POST', '/v1/checkout/otp', { body: { sessionReference: busy.reference, transactionReference: pending.body.transaction.reference, code: '123456' } });
+    expectRateLimited(await confirm());
+    expect(sandbox.bank.calls({ reference: pending.body.transaction.reference, operation: 'otp' })).toEqual([]);
+    alignToNextMinute(sandbox);
+    expect((await confirm()).status).toBe(200);
 
     alignToNextMinute(sandbox);
     expectRefused(await checkoutCharge(sandbox, busy.reference), 409, 'session_completed');
@@ -110,7 +113,8 @@ describe('Checkout rate limits: what a session reference can use up', () => {
 
   it('counts server-to-server charges in a class of their own: a full checkout class leaves them, and their own limit stops them', async () => {
     const { merchant, keys } = await otpMerchant(sandbox);
-    await setRateLimit(sandbox.deps, merchant.id, 'charge', { perMinute: 1, perDay: 1000 });
+    // Two checkout calls: the charge and its OTP step.
+    await setRateLimit(sandbox.deps, merchant.id, 'charge', { perMinute: 2, perDay: 1000 });
     await setRateLimit(sandbox.deps, merchant.id, 'server_charges', { perMinute: 1, perDay: 1000 });
     alignToNextMinute(sandbox);
     await payWithOtp(sandbox, keys.secretLive, 'customer-s2s');
@@ -124,6 +128,7 @@ describe('Checkout rate limits: what a session reference can use up', () => {
 
   it('keeps the spec\'s table for POST /v1/checkout/charge (charge: 120 a minute, 10,000 a day) and puts refunds and POST /v1/charges elsewhere', async () => {
     expect(routes.createCheckoutCharge.rateClass).toBe('charge');
+    expect(routes.confirmCheckoutOtp.rateClass).toBe('charge');
     expect(routes.createRefund.rateClass).toBe('refunds');
     expect(routes.createCharge.rateClass).toBe('server_charges');
     for (const [window, limit] of [['minute', 120], ['day', 10_000]] as const) {
