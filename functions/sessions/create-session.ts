@@ -2,7 +2,8 @@ import { ownedBy } from '../../shared/auth/ownership.ts';
 import { GATEWAYS, modeConflict } from '../../shared/domain/merchant.ts';
 import * as manifest from '../../shared/route-manifest.ts';
 import { newSession, toSessionResource } from '../../shared/domain/session.ts';
-import { ConflictError, NotFoundError } from '../../shared/errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../../shared/errors.ts';
+import { offeredMethods, sessionMethods } from '../../shared/domain/payment-method.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { newId, prefixedId } from '../../shared/ids.ts';
 import { guardCustomer } from '../../shared/payments/card-vault.ts';
@@ -34,7 +35,10 @@ export const { build, handler, schemas } = defineApiHandler(
       guardCustomer(card, req.body.customerRef);
     }
 
-    const session = newSession(req.body, { id: newId(), reference: prefixedId('cs') }, { merchantId: merchant.id, mode, gateway, now: req.now, card });
+    const methods = sessionMethods(offeredMethods(merchant, req.body.currency), req.body.paymentMethods, card !== null);
+    if (!methods.ok) throw new ValidationError(methods.message, 'paymentMethods', 'payment_method_unavailable');
+
+    const session = newSession(req.body, { id: newId(), reference: prefixedId('cs') }, { merchantId: merchant.id, mode, gateway, paymentMethods: methods.methods, now: req.now, card });
     const resource = toSessionResource(session, req.now, deps.config.checkoutBaseUrl);
     const response = { statusCode: 201, body: resource };
     await deps.sessions.create(session, req.idempotency ? [req.idempotency.commit(response)] : []);

@@ -5,6 +5,7 @@
 import type { ConnectorCapabilities, GatewayProfile } from '../connectors/connector.ts';
 import { CONNECTOR_GATEWAYS, type ConnectorId, type GatewayId } from '../connectors/profiles.ts';
 import type { MerchantLogo } from './merchant-branding.ts';
+import type { PagoMovilMethod } from './payment-method.ts';
 import type { Mode } from './session-state.ts';
 
 /**
@@ -64,6 +65,17 @@ export interface Merchant {
   businessName?: string;
   /** The checkout's logo, when one was uploaded; its bytes live in their own item. */
   logo?: MerchantLogo;
+  /** Pago móvil, when the merchant takes it (VES only): docs/pago-movil.md. */
+  pagoMovil?: PagoMovilSetup;
+}
+
+/**
+ * Which gateway takes each pago móvil method, and where buyers send P2C payments: the merchant's affiliated phone
+ * (national form) and RIF, public details shown in the checkout's instructions.
+ */
+export interface PagoMovilSetup {
+  gateways: Partial<Record<PagoMovilMethod, GatewayId>>;
+  payee: { phone: string; rif: string };
 }
 
 export const defaultGateways = (): Record<Currency, GatewayId> => ({ VES: 'bank_direct', USD: 'card_processor' });

@@ -4,6 +4,7 @@
  * (persona a comercio): the buyer pays from their bank's app and gives the reference, which the service verifies.
  * Pure: no I/O.
  */
+import type { Currency, GatewayId, Merchant } from './merchant.ts';
 import { maskedPhone, VENEZUELAN_BANKS, type BankCode } from './pago-movil.ts';
 
 export const PAYMENT_METHOD_TYPES = ['card', 'pago_movil_c2p', 'pago_movil_p2c'] as const;
@@ -54,4 +55,36 @@ export function methodDetails(method: PaymentMethodType | undefined, payment: Pa
       amountReceivedMinor: payment.amountReceivedMinor ?? null,
     },
   };
+}
+
+/** The methods a merchant's networks offer in a currency: cards always, pago móvil in VES where it is set up. */
+export function offeredMethods(merchant: Pick<Merchant, 'pagoMovil'>, currency: Currency): PaymentMethodType[] {
+  const pagoMovil = currency === 'VES' ? PAGO_MOVIL_METHODS.filter((method) => merchant.pagoMovil?.gateways[method]) : [];
+  return ['card', ...pagoMovil];
+}
+
+/** The gateway that takes a method of a session: the card gateway of its currency, or the pago móvil method's. */
+export function methodGateway(merchant: Pick<Merchant, 'gateways' | 'pagoMovil'>, currency: Currency, method: PaymentMethodType): GatewayId | null {
+  if (method === 'card') return merchant.gateways[currency];
+  return currency === 'VES' ? (merchant.pagoMovil?.gateways[method] ?? null) : null;
+}
+
+/**
+ * The methods a new session takes: the ones the merchant named, each of which its networks must offer in the
+ * session's currency, or every one they offer. A stored card's session takes only the card.
+ */
+export function sessionMethods(
+  offered: PaymentMethodType[],
+  requested: PaymentMethodType[] | undefined,
+  withStoredCard: boolean,
+): { ok: true; methods: PaymentMethodType[] } | { ok: false; message: string } {
+  if (withStoredCard) {
+    return requested && requested.some((m) => m !== 'card')
+      ? { ok: false, message: 'A session with a cardToken is paid with that card: paymentMethods may only be ["card"].' }
+      : { ok: true, methods: ['card'] };
+  }
+  if (!requested) return { ok: true, methods: offered };
+  const missing = requested.find((m) => !offered.includes(m));
+  if (missing) return { ok: false, message: `Your account does not take ${missing} in this currency. It takes: ${offered.join(', ')}.` };
+  return { ok: true, methods: PAYMENT_METHOD_TYPES.filter((m) => requested.includes(m)) };
 }

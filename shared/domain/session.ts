@@ -3,6 +3,7 @@
  */
 import type { Currency, GatewayId } from './merchant.ts';
 import { metadataOf, type Metadata } from './metadata.ts';
+import type { PaymentMethodType } from './payment-method.ts';
 import type { Prefill } from './prefill.ts';
 import { attemptsRemaining, effectiveState, type ClosedReason, type Mode, type SessionStatus } from './session-state.ts';
 
@@ -37,6 +38,8 @@ export interface Session {
   prefill: Prefill | null;
   /** The merchant's own pairs; absent on sessions stored before metadata existed (read with metadataOf). */
   metadata?: Metadata;
+  /** The methods the buyer may pay with; absent on sessions stored before pago móvil existed: cards only. */
+  paymentMethods?: PaymentMethodType[];
   lastTransaction: TransactionSummary | null;
   /** The session's attempts, oldest first; written by the charge path, absent before the first attempt. */
   transactionReferences?: string[];
@@ -63,6 +66,7 @@ export interface SessionResource {
   attemptCount: number;
   prefill: Prefill | null;
   metadata: Metadata;
+  paymentMethods: PaymentMethodType[];
   lastTransaction: TransactionSummary | null;
 }
 
@@ -100,9 +104,12 @@ export function toSessionResource(s: Session, now: number, checkoutBaseUrl: stri
     attemptCount: s.attemptCount,
     prefill: s.prefill,
     metadata: metadataOf(s),
+    paymentMethods: methodsOf(s),
     lastTransaction: s.lastTransaction,
   };
 }
+
+export const methodsOf = (s: Pick<Session, 'paymentMethods'>): PaymentMethodType[] => s.paymentMethods ?? ['card'];
 
 export interface NewSessionInput {
   amountMinor: number;
@@ -121,7 +128,7 @@ export interface NewSessionInput {
 export function newSession(
   input: NewSessionInput,
   ids: { id: string; reference: string },
-  context: { merchantId: string; mode: Mode; gateway: GatewayId; now: number; card?: { customerRef: string | null } | null },
+  context: { merchantId: string; mode: Mode; gateway: GatewayId; paymentMethods: PaymentMethodType[]; now: number; card?: { customerRef: string | null } | null },
 ): Session {
   const minutes = input.expiresInMinutes ?? SESSION_DURATION_MINUTES.default;
   return {
@@ -146,6 +153,7 @@ export function newSession(
     closedAt: null,
     prefill: input.prefill ?? null,
     metadata: input.metadata ?? {},
+    paymentMethods: context.paymentMethods,
     lastTransaction: null,
     version: 1,
   };

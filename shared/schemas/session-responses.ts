@@ -1,6 +1,7 @@
 /** What the session operations answer: for the OpenAPI document and the SDK's and pages' types only, out of every Lambda bundle. */
 import * as z from 'zod';
 import { CURRENCIES } from '../domain/merchant.ts';
+import { PAYMENT_METHOD_TYPES } from '../domain/payment-method.ts';
 import { DOCUMENT_TYPES } from '../domain/prefill.ts';
 import { CLOSED_REASONS, SESSION_STATUSES } from '../domain/session-state.ts';
 import { MetadataSchema } from './common-responses.ts';
@@ -33,6 +34,7 @@ export const SessionSchema = z
     attemptCount: z.int(),
     prefill: PrefillSchema.nullable(),
     metadata: MetadataSchema,
+    paymentMethods: z.array(z.enum(PAYMENT_METHOD_TYPES)).meta({ description: 'The methods the buyer may pay with.' }),
     lastTransaction: z.object({ reference: z.string(), status: z.string() }).loose().nullable(),
   })
   .meta({ id: 'Session' });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { CURRENCIES } from '../domain/merchant.ts';
+import { PAYMENT_METHOD_TYPES } from '../domain/payment-method.ts';
 import { DOCUMENT_TYPES, normalisePrefill, prefillIssues, prefillOrNull } from '../domain/prefill.ts';
 import { SESSION_DURATION_MINUTES } from '../domain/session.ts';
 import { SESSION_STATUSES } from '../domain/session-state.ts';
@@ -37,6 +38,13 @@ export const CreateSessionBodySchema = z
       .meta({ description: 'Whole minutes, 2 to 60; default 5. Out of range is rejected.' }),
     prefill: PrefillInputSchema.nullable().optional(),
     metadata: MetadataInputSchema.optional(),
+    paymentMethods: z
+      .array(z.enum(PAYMENT_METHOD_TYPES))
+      .min(1)
+      .max(PAYMENT_METHOD_TYPES.length)
+      .refine((methods) => new Set(methods).size === methods.length, { error: 'must not name a method twice' })
+      .optional()
+      .meta({ description: 'The methods the buyer may pay with (card, pago_movil_c2p, pago_movil_p2c). Default: every method your account takes in this currency (docs/pago-movil.md).' }),
   })
   .meta({
     id: 'CreateSessionRequest',

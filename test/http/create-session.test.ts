@@ -51,6 +51,7 @@ describe('POST /v1/sessions', () => {
         attemptCount: 0,
         prefill: null,
         metadata: {},
+        paymentMethods: ['card'],
         lastTransaction: null,
       });
       expect(new URL(res.body.checkoutUrl).pathname).toBe('/checkout');

@@ -25,7 +25,7 @@ function aSession(merchantId: string, offsetMs = 0, changes: Partial<Session> = 
   const session = newSession(
     { amountMinor: 1050, currency: 'VES', description: 'Order 42', maxFailures: 2, prefill: { cardholderName: 'Ana María', documentType: 'V', documentId: '12345678' } },
     { id: newId(), reference: prefixedId('cs') },
-    { merchantId, mode, gateway: 'bank_direct', now: T0 + offsetMs },
+    { merchantId, mode, gateway: 'bank_direct', paymentMethods: ['card'], now: T0 + offsetMs },
   );
   return { ...session, ...changes };
 }
