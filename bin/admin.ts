@@ -14,11 +14,12 @@ import { loadBankCredentials } from '../shared/admin/bank-credentials.ts';
 import { listKeys, revokeKey, rotateKey } from '../shared/admin/key-admin.ts';
 import { createMerchant, KEY_PREFIX, requireMerchant, type AdminStores } from '../shared/admin/merchant-admin.ts';
 import { describeMerchant, provisionMerchant, setBranding, setGateway, setRateLimit, setTestMode } from '../shared/admin/merchant-settings.ts';
-import { requireEnv } from '../shared/config.ts';
+import { DEFAULT_KEY_CACHE_TTL_MS, requireEnv } from '../shared/config.ts';
+import { KEY_REVOCATION_BOUND_MS } from '../shared/auth/authenticator.ts';
 import { createSecretBox } from '../shared/crypto/create-crypto.ts';
 import { CryptoError } from '../shared/crypto/errors.ts';
 import type { SecretBox } from '../shared/crypto/secret-box.ts';
-import { CURRENCIES, GATEWAY_IDS, GATEWAYS, OPERATION_CLASSES, type GatewayId } from '../shared/domain/merchant.ts';
+import { CURRENCIES, GATEWAY_IDS, GATEWAYS, OPERATION_CLASSES, type GatewayId, type Merchant } from '../shared/domain/merchant.ts';
 import { logoPath, publicBusinessName, type BrandingInput } from '../shared/domain/merchant-branding.ts';
 import type { Mode } from '../shared/domain/session-state.ts';
 import { createApiKeyStore, type ApiKeyRecord, type KeyKind } from '../shared/store/api-key-store.ts';
@@ -38,7 +39,18 @@ import { createUserStore, type UserStore } from '../shared/store/user-store.ts';
 
 const KINDS = Object.keys(KEY_PREFIX) as KeyKind[];
 const MODES: readonly Mode[] = ['test', 'live'];
-const CACHE_NOTE = 'Running API functions see the change within 30 s (their key cache).';
+
+/**
+ * When running API functions see a change, said only where they cache: in AWS a function keeps a key up to
+ * KEY_REVOCATION_BOUND_MS and a merchant up to its key cache TTL (shared/auth/authenticator.ts). The sandbox of
+ * `npm start` reads both on every request, so there a change applies at once and the CLI says nothing of it.
+ */
+function whenSeen({ aws }: Pick<Target, 'aws'>, change: 'merchant' | 'revocation' = 'merchant'): string {
+  if (!aws) return '';
+  return change === 'revocation'
+    ? ` Running API functions refuse it within ${KEY_REVOCATION_BOUND_MS / 1000} s (their key cache).`
+    : ` Running API functions see the change within ${DEFAULT_KEY_CACHE_TTL_MS / 1000} s (their merchant cache).`;
+}
 
 const USAGE = `Usage: npm run --silent admin -- <command> [options] [--json] [--aws]
 
@@ -92,6 +104,8 @@ interface Target {
   /** With --aws: a parked queue message is sent back to its SQS queue. */
   sendToQueue?: (queueUrl: string, body: string) => Promise<void>;
   where: string;
+  /** With --aws: running API functions cache keys and merchants (the sandbox of `npm start` caches nothing). */
+  aws: boolean;
   close(): void;
 }
 
@@ -113,7 +127,8 @@ const commands: Record<string, Command> = {
         json: { merchantId: merchant.id, name: merchant.name, provisioned: merchant.provisioned, testMode: merchant.testMode, ...keys },
         text: [
           `Merchant ${merchant.id} "${merchant.name}" created${merchant.provisioned ? '' : ' (not provisioned: sessions get 409 until `merchant provision`)'}.`,
-          `Test mode is on for ${onGateways(merchant.testMode).join(', ') || 'no gateway'}. These keys are shown once: store them now.`,
+          ...startingGateways(merchant),
+          'These keys are shown once: store them now.',
           `  secret key (test):       ${keys.secretTest}`,
           `  publishable key (test):  ${keys.publishableTest}`,
           `  read-only key (test):    ${keys.restrictedTest}`,
@@ -151,28 +166,28 @@ const commands: Record<string, Command> = {
   'merchant provision': {
     synopsis: 'merchant provision --merchant <id>',
     options: merchantOption,
-    async run(values, { stores }) {
-      const merchant = await provisionMerchant(stores, text(values, 'merchant'));
-      return { json: { merchantId: merchant.id, provisioned: merchant.provisioned }, text: `Merchant ${merchant.id} is provisioned. ${CACHE_NOTE}` };
+    async run(values, target) {
+      const merchant = await provisionMerchant(target.stores, text(values, 'merchant'));
+      return { json: { merchantId: merchant.id, provisioned: merchant.provisioned }, text: `Merchant ${merchant.id} is provisioned.${whenSeen(target)}` };
     },
   },
   'merchant gateway': {
     synopsis: `merchant gateway --merchant <id> --currency ${CURRENCIES.join('|')} --gateway ${GATEWAY_IDS.join('|')}`,
     options: { ...merchantOption, currency: { type: 'string' }, gateway: { type: 'string' } },
-    async run(values, { stores }) {
+    async run(values, target) {
       const [merchantId, currency, gateway] = [text(values, 'merchant'), oneOf(values, 'currency', CURRENCIES), oneOf(values, 'gateway', GATEWAY_IDS)];
-      const merchant = await setGateway(stores, merchantId, currency, gateway);
+      const merchant = await setGateway(target.stores, merchantId, currency, gateway);
       const credentials = merchant.credentialsLoaded[gateway] ? '' : ` Live charges need its credentials: credentials load --merchant ${merchantId} --gateway ${gateway} --file <credentials.json>.`;
       return {
         json: { merchantId, currency, gateway, credentialsLoaded: Boolean(merchant.credentialsLoaded[gateway]) },
-        text: `New ${currency} sessions of ${merchantId} use ${gateway}; open sessions and stored cards keep their own gateway.${credentials} ${CACHE_NOTE}`,
+        text: `New ${currency} sessions of ${merchantId} use ${gateway}; open sessions and stored cards keep their own gateway.${credentials}${whenSeen(target)}`,
       };
     },
   },
   'merchant branding': {
     synopsis: 'merchant branding --merchant <id> [--business-name <name>] [--logo <file.png|jpg|webp> | --no-logo]',
     options: { ...merchantOption, 'business-name': { type: 'string' }, logo: { type: 'string' }, 'no-logo': { type: 'boolean' } },
-    async run(values, { stores }) {
+    async run(values, target) {
       const merchantId = text(values, 'merchant');
       if (values.logo !== undefined && values['no-logo']) throw new UsageError('Give --logo or --no-logo, not both.');
       const input: BrandingInput = {};
@@ -181,11 +196,11 @@ const commands: Record<string, Command> = {
       if (values['no-logo']) input.logo = null;
       if (values.logo !== undefined) input.logo = { bytes: readFile(text(values, 'logo')) };
       if (Object.keys(input).length === 0) throw new UsageError('Give --business-name, --logo or --no-logo.');
-      const merchant = await setBranding(stores, merchantId, input);
+      const merchant = await setBranding(target.stores, merchantId, input);
       const logoUrl = merchant.logo ? logoPath(merchant.id, merchant.logo) : null;
       return {
         json: { merchantId, businessName: publicBusinessName(merchant), logoUrl },
-        text: `Buyers now see "${publicBusinessName(merchant)}"${logoUrl ? ` with the logo at ${logoUrl}` : ', without a logo'} on the checkout of ${merchantId}. ${CACHE_NOTE}`,
+        text: `Buyers now see "${publicBusinessName(merchant)}"${logoUrl ? ` with the logo at ${logoUrl}` : ', without a logo'} on the checkout of ${merchantId}.${whenSeen(target)}`,
       };
     },
   },
@@ -204,12 +219,12 @@ const commands: Record<string, Command> = {
   'keys revoke': {
     synopsis: 'keys revoke --merchant <id> (--key <key> | --hash <sha256>)',
     options: { ...merchantOption, key: { type: 'string' }, hash: { type: 'string' } },
-    async run(values, { stores }) {
+    async run(values, target) {
       const merchantId = text(values, 'merchant');
       if ((values.key === undefined) === (values.hash === undefined)) throw new UsageError('Give exactly one of --key and --hash.');
       const reference = values.key !== undefined ? { key: text(values, 'key') } : { keyHash: text(values, 'hash') };
-      const record = await revokeKey(stores, merchantId, reference);
-      return { json: { merchantId, keyHash: record.keyHash, hint: record.hint, status: record.status }, text: `Revoked ${record.hint}. ${CACHE_NOTE}` };
+      const record = await revokeKey(target.stores, merchantId, reference);
+      return { json: { merchantId, keyHash: record.keyHash, hint: record.hint, status: record.status }, text: `Revoked ${record.hint}.${whenSeen(target, 'revocation')}` };
     },
   },
   'keys list': {
@@ -224,12 +239,12 @@ const commands: Record<string, Command> = {
   'test-mode': {
     synopsis: `test-mode --merchant <id> --gateway ${GATEWAY_IDS.join('|')} (--on | --off)`,
     options: { ...merchantOption, gateway: { type: 'string' }, on: { type: 'boolean' }, off: { type: 'boolean' } },
-    async run(values, { stores }) {
+    async run(values, target) {
       const [merchantId, gateway] = [text(values, 'merchant'), oneOf(values, 'gateway', GATEWAY_IDS)];
       if (Boolean(values.on) === Boolean(values.off)) throw new UsageError('Give exactly one of --on and --off.');
-      const merchant = await setTestMode(stores, merchantId, gateway, Boolean(values.on));
+      const merchant = await setTestMode(target.stores, merchantId, gateway, Boolean(values.on));
       const on = Boolean(merchant.testMode[gateway]);
-      return { json: { merchantId, gateway, testMode: on }, text: `Test mode is ${on ? 'on' : 'off'} for ${gateway} of ${merchantId}. ${CACHE_NOTE}` };
+      return { json: { merchantId, gateway, testMode: on }, text: `Test mode is ${on ? 'on' : 'off'} for ${gateway} of ${merchantId}.${whenSeen(target)}` };
     },
   },
   'credentials load': {
@@ -241,20 +256,20 @@ const commands: Record<string, Command> = {
       await loadBankCredentials({ ...target.stores, secretBox: target.secretBox() }, merchantId, gateway, content);
       return {
         json: { merchantId, gateway, credentialsLoaded: true },
-        text: `Credentials for ${gateway} of ${merchantId} are stored, encrypted. ${CACHE_NOTE}`,
+        text: `Credentials for ${gateway} of ${merchantId} are stored, encrypted.${whenSeen(target)}`,
       };
     },
   },
   'limits set': {
     synopsis: `limits set --merchant <id> --class ${OPERATION_CLASSES.join('|')} --per-minute <n> --per-day <n>`,
     options: { ...merchantOption, class: { type: 'string' }, 'per-minute': { type: 'string' }, 'per-day': { type: 'string' } },
-    async run(values, { stores }) {
+    async run(values, target) {
       const [merchantId, operationClass] = [text(values, 'merchant'), oneOf(values, 'class', OPERATION_CLASSES)];
       const limit = { perMinute: count(values, 'per-minute'), perDay: count(values, 'per-day') };
-      await setRateLimit(stores, merchantId, operationClass, limit);
+      await setRateLimit(target.stores, merchantId, operationClass, limit);
       return {
         json: { merchantId, class: operationClass, ...limit },
-        text: `${operationClass} limit of ${merchantId}: ${limit.perMinute}/min, ${limit.perDay}/day. ${CACHE_NOTE}`,
+        text: `${operationClass} limit of ${merchantId}: ${limit.perMinute}/min, ${limit.perDay}/day.${whenSeen(target)}`,
       };
     },
   },
@@ -351,7 +366,7 @@ function decideCommand(approve: boolean): Command {
       const [merchantId, gateway] = [text(values, 'merchant'), oneOf(values, 'gateway', GATEWAY_IDS)];
       const decided = await decideTestModeRequest(target, merchantId, gateway, approve, Date.now());
       const outcome = approve ? `approved: test mode is now ${decided.enabled ? 'on' : 'off'} for ${gateway}` : 'refused: test mode stays as it was';
-      return { json: { request: decided }, text: `Request of ${merchantId} ${outcome}. The merchant sees it in the dashboard's settings. ${CACHE_NOTE}` };
+      return { json: { request: decided }, text: `Request of ${merchantId} ${outcome}. The merchant sees it in the dashboard's settings.${whenSeen(target)}` };
     },
   };
 }
@@ -385,7 +400,23 @@ function readFile(file: string): Uint8Array {
   }
 }
 
-const onGateways = (testMode: Partial<Record<GatewayId, boolean>>) => GATEWAY_IDS.filter((g) => testMode[g]);
+/**
+ * What a new merchant starts on, per currency, and how to move it: a merchant created to be put on Mercantil or Stripe
+ * reads that the default gateway is a starting point, not a choice already made for it.
+ */
+function startingGateways(merchant: Merchant): string[] {
+  const lines = CURRENCIES.map((currency) => {
+    const gateway = merchant.gateways[currency];
+    const testMode = merchant.testMode[gateway] ? 'test mode on' : GATEWAYS[gateway].supportsTestMode ? 'test mode off' : 'no test environment: live keys only';
+    const others = GATEWAY_IDS.filter((g) => g !== gateway && GATEWAYS[g].currency === currency);
+    return `  ${currency} payments: ${gateway} (${testMode})${others.length ? `; also available: ${others.join(', ')}` : ''}`;
+  });
+  return [
+    'It starts on the default gateways:',
+    ...lines,
+    `To use another: merchant gateway --merchant ${merchant.id} --currency <currency> --gateway <gateway>, then test-mode --on and credentials load for it (docs/connectors.md).`,
+  ];
+}
 
 function keyLines(keys: ApiKeyRecord[]): string[] {
   return keys.map((k) => `  ${k.hint.padEnd(16)} ${k.kind.padEnd(11)} ${k.mode.padEnd(4)} ${k.status.padEnd(7)} ${k.createdAt}  ${k.keyHash}`);
@@ -411,6 +442,7 @@ function openTarget(aws: boolean): Target {
         await new SQSClient({ region }).send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
       },
       where: `table ${tableName} in ${region}`,
+      aws: true,
       close: () => db.destroy(),
     };
   }
@@ -427,6 +459,7 @@ function openTarget(aws: boolean): Target {
     parkedRecords: createParkedRecords(db, env.tableName),
     table: { db, tableName: env.tableName },
     where: `table ${env.tableName} at ${env.dynamoEndpoint} (is the sandbox running? \`npm start\`)`,
+    aws: false,
     close: () => db.destroy(),
   };
 }

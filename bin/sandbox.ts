@@ -1,15 +1,15 @@
 /**
  * `npm start`: DynamoDB Local (persisted under .sandbox/), the table, one seeded merchant, and the API on localhost.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createMerchant, type MerchantKeys } from '../shared/admin/merchant-admin.ts';
 import { seedSandboxAdmin } from '../shared/dashboard/sandbox-admin.ts';
 import { startDynamoLocal } from '../infra/sandbox/dynamodb-local.ts';
 import { PersistentOffsetClock } from '../infra/sandbox/persistent-clock.ts';
 import { startSandbox } from '../infra/sandbox/sandbox.ts';
 import { sandboxEnvironment, writeRunningSandbox } from '../infra/sandbox/environment.ts';
 import { formatRequestLine } from '../infra/sandbox/request-log.ts';
+import { seedSandboxMerchant } from '../infra/sandbox/seed-merchant.ts';
 
 async function main() {
   const env = sandboxEnvironment();
@@ -25,20 +25,13 @@ async function main() {
     clock,
     logLevel: 'INFO',
     docsBaseUrl: env.docsBaseUrl,
+    // Keys and merchants read on every request: an admin CLI change applies at once (the CLI says so only with --aws).
+    keyCacheTtlMs: 0,
     // One line per API request, to quote its id or see its error code without opening the activity page.
     onRequest: (entry) => console.log(formatRequestLine(entry)),
   });
 
-  // The seeded merchant's keys are kept in a local file: only their hashes are in the table.
-  const seedFile = join(env.dataDir, 'merchant.json');
-  let seeded: { merchantId: string; keys: MerchantKeys };
-  if (existsSync(seedFile)) {
-    seeded = JSON.parse(readFileSync(seedFile, 'utf8')) as typeof seeded;
-  } else {
-    const { merchant, keys } = await createMerchant(sandbox.deps, { name: 'Sandbox merchant', now: new Date(sandbox.clock.now()) });
-    seeded = { merchantId: merchant.id, keys };
-    writeFileSync(seedFile, JSON.stringify(seeded, null, 2), { mode: 0o600 });
-  }
+  const seeded = await seedSandboxMerchant(sandbox.deps, join(env.dataDir, 'merchant.json'), new Date(sandbox.clock.now()));
   const dashboardAdmin = await seedSandboxAdmin({ users: sandbox.deps.users, userDirectory: sandbox.userDirectory }, seeded.merchantId, join(env.dataDir, 'dashboard-admin.json'), sandbox.clock.now());
 
   const api = sandbox.url.replace('127.0.0.1', 'localhost');

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Marked, type Tokens } from 'marked';
 import { ASSET_CACHE_CONTROL, PAGE_CACHE_CONTROL } from '../checkout/page-headers.ts';
 import { writePageFiles, type PageFile } from './page-build.ts';
+import { SITE_ICON_PATH } from './site-icon.ts';
 
 /** Where the docs live: the sandbox and the dashboard's CloudFront site both serve them at /docs/. */
 export const DOCS_PATH = '/docs';
@@ -119,6 +120,7 @@ function pageHtml(page: DocsPage, pages: DocsPage[], stylesheet: string): string
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)} · svc payments docs</title>
+<link rel="icon" href="${SITE_ICON_PATH}">
 <link rel="stylesheet" href="${stylesheet}">
 </head>
 <body>

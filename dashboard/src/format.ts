@@ -11,12 +11,22 @@ export function formatRate(rate: number | null): string {
 
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '—';
-  return new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  return unbrokenDateAndTime(new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short' }), new Date(iso));
 }
 
 /** Short date and time for a list's column: 23/11/26, 9:34 p. m. */
 export function formatShortDateTime(iso: string): string {
-  return new Intl.DateTimeFormat(locale(), { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
+  return unbrokenDateAndTime(new Intl.DateTimeFormat(locale(), { dateStyle: 'short', timeStyle: 'short' }), new Date(iso));
+}
+
+/**
+ * A date and time that a narrow column breaks only between the two: Intl writes "6:26 p. m." with plain spaces, and
+ * a phone's table cell wrapped it as "6:26 p." / "m.". Every space but the one after the date's comma is made
+ * non-breaking.
+ */
+function unbrokenDateAndTime(format: Intl.DateTimeFormat, date: Date): string {
+  const parts = format.formatToParts(date);
+  return parts.map((part, i) => (part.type === 'literal' && parts[i + 1]?.type === 'hour' ? part.value : part.value.replace(/\s/g, '\u00a0'))).join('');
 }
 
 export function formatDate(iso: string | null | undefined): string {

@@ -32,6 +32,7 @@ import { Construct } from 'constructs';
 import { ASSET_CACHE_CONTROL, PAGE_CACHE_CONTROL } from '../../checkout/page-headers.ts';
 import { EDGE_MARKER_HEADER } from '../../shared/http/client-address.ts';
 import { clientIpFunctionCode, edgeMarker } from './api-firewall.ts';
+import { SITE_ICON_CACHE_CONTROL, SITE_ICON_DIR, SITE_ICON_PATH } from '../site-icon.ts';
 import type { CustomDomain, HostedZoneRef, StageConfig } from '../stage-config.ts';
 
 /** One of our static pages (the checkout, the dashboard), as its build module and page-headers.ts define it. */
@@ -185,6 +186,7 @@ export class StaticSite extends Construct {
 
     this.deploy(page, assetDir ? Source.asset(assetDir) : freshBuild(page), config);
     if (props.pages) this.deployPages(props.pages);
+    this.deployIcon();
     this.suppressNagFindings(props.nagReasons, !domain);
   }
 
@@ -238,6 +240,19 @@ export class StaticSite extends Construct {
       logGroup: this.node.findChild('DeploymentLogs') as LogGroup,
       distribution: this.distribution,
       distributionPaths: [`${pages.path}/*`, pages.path],
+    });
+  }
+
+  /** /favicon.ico at the site's root, where browsers ask for it on every page; nothing else there is touched (no prune). */
+  private deployIcon(): void {
+    new BucketDeployment(this, 'Icon', {
+      sources: [Source.asset(SITE_ICON_DIR)],
+      destinationBucket: this.bucket,
+      cacheControl: [CacheControl.fromString(SITE_ICON_CACHE_CONTROL)],
+      prune: false,
+      logGroup: this.node.findChild('DeploymentLogs') as LogGroup,
+      distribution: this.distribution,
+      distributionPaths: [SITE_ICON_PATH],
     });
   }
 

@@ -1,5 +1,5 @@
 /**
- * The pages the sandbox serves beside the API: the checkout, the dashboard, the API reference and the docs. Each
+ * The pages the sandbox serves beside the API: the icon, the checkout, the dashboard, the API reference and the docs. Each
  * built page is built on the first request under its path and kept for the process: most sandboxes (those of the
  * tests) never open one, and building them all (esbuild twice, the docs rendered) took every sandbox half a second
  * of CPU at start on a busy machine. A restart of `npm start` is a new process, so it still serves a fresh build.
@@ -13,6 +13,7 @@ import { serveCheckout } from '../../checkout/serve-checkout.ts';
 import { buildDashboard, DASHBOARD_PATH } from '../../dashboard/build.ts';
 import { serveDashboard } from '../../dashboard/serve-dashboard.ts';
 import { buildDocsSite, DOCS_PATH } from '../docs-site.ts';
+import { serveSiteIcon } from '../site-icon.ts';
 import { serveApiReference } from './api-reference.ts';
 import { serveDocs } from './docs-pages.ts';
 
@@ -29,6 +30,7 @@ function builtOnFirstRequest(prefix: string, build: () => ServePage): ServePage 
 }
 
 const pages: ServePage[] = [
+  serveSiteIcon,
   builtOnFirstRequest(CHECKOUT_PATH, () => serveCheckout(buildCheckout())),
   builtOnFirstRequest(DASHBOARD_PATH, () => serveDashboard(buildDashboard())),
   serveApiReference(),

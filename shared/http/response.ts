@@ -12,11 +12,12 @@ export const SECURITY_HEADERS: Record<string, string> = {
 };
 
 export function jsonResponse(statusCode: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult {
-  return {
-    statusCode,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...SECURITY_HEADERS, ...headers },
-    body: JSON.stringify(body),
-  };
+  return jsonTextResponse(statusCode, JSON.stringify(body), headers);
+}
+
+/** JSON already serialised: an idempotent replay answers the stored text byte for byte. */
+export function jsonTextResponse(statusCode: number, json: string, headers: Record<string, string> = {}): APIGatewayProxyResult {
+  return { statusCode, headers: { 'Content-Type': 'application/json; charset=utf-8', ...SECURITY_HEADERS, ...headers }, body: json };
 }
 
 /**

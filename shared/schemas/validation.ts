@@ -71,6 +71,7 @@ function problemsOf(issue: z.core.$ZodIssue, location: InputLocation, schema: z.
   if (location === 'body' && issue.path.length === 0) {
     return [{ code: 'parameter_invalid', message: 'The request body must be a JSON object.' }];
   }
+  if (issue.code === 'invalid_value' && param) return [{ param, code: 'parameter_invalid', message: `Invalid ${param}: ${optionsHint(issue.values, issue.input)}` }];
   const hint = issue.code === 'invalid_type' && isAmountField(issue.path) ? amountHint(issue.input) : null;
   return [{ param, code: 'parameter_invalid', message: param ? `Invalid ${param}: ${hint ?? issue.message}` : issue.message }];
 }
@@ -93,6 +94,30 @@ function amountHint(input: unknown): string | null {
   if (typeof input === 'string' && /^-?\d{1,15}$/.test(input.trim())) return `${asJson}: send ${input.trim()}, not "${input}".`;
   if (typeof input === 'string' && /^-?\d{1,13}\.\d+$/.test(input.trim())) return `${asJson}: "${input}" is ${Math.round(Number(input) * 100)}.`;
   return `${asJson}: ${example(10.5)}.`;
+}
+
+/** Retired ISO 4217 codes a merchant may still send, and why each is now another (the value's own case ignored). */
+const RETIRED_CODES: Record<string, { now: string; why: string }> = {
+  VEF: { now: 'VES', why: 'VEF, the bolívar fuerte, became VES (bolívar soberano) in August 2018; the 2021 bolívar digital kept VES' },
+  VEB: { now: 'VES', why: 'VEB, the bolívar of before 2008, is no longer in use; the bolívar is VES' },
+};
+
+/**
+ * What an enum takes and, as Stripe does, what the value sent most likely meant: the same value in another case
+ * ("ves"), or the code that replaced a retired one (VEF). The value itself is not echoed: whatever a client put in a
+ * field stays out of answers and logs.
+ *
+ * @example
+ * optionsHint(['VES', 'USD'], 'vef') // 'expected one of VES, USD. Did you mean VES? VEF, the bolívar fuerte, became VES ...'
+ */
+function optionsHint(values: readonly unknown[], input: unknown): string {
+  const expected = `expected one of ${values.map(String).join(', ')}.`;
+  if (typeof input !== 'string') return expected;
+  const sent = input.trim().toUpperCase();
+  const retired = RETIRED_CODES[sent];
+  if (retired && values.includes(retired.now)) return `${expected} Did you mean ${retired.now}? ${retired.why}.`;
+  const sameLetters = values.find((value) => typeof value === 'string' && value.toUpperCase() === sent);
+  return sameLetters === undefined ? expected : `${expected} Did you mean ${String(sameLetters)}?`;
 }
 
 /** The field names of the object at `path` inside a schema (through optional, nullable, default and pipes); [] when not an object. */

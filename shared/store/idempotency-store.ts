@@ -11,9 +11,16 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;
 /** A claim older than this whose request never finished (the process died) may be taken over. */
 export const IDEMPOTENCY_LOCK_MS = 30 * 1000;
 
+/** What a handler commits with its change: the status and the body it answers. */
 export interface StoredResponse {
   statusCode: number;
   body: unknown;
+}
+
+/** A stored answer as a repeat gets it: the status and the very JSON text first sent, keys in the same order. */
+export interface ReplayedResponse {
+  statusCode: number;
+  json: string;
 }
 
 export interface IdempotencyScope {
@@ -26,7 +33,7 @@ export interface IdempotencyScope {
 
 export type ClaimResult =
   | { kind: 'claimed'; claim: Claim }
-  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'replay'; response: ReplayedResponse }
   | { kind: 'in_progress' }
   | { kind: 'mismatch' };
 
@@ -83,7 +90,7 @@ export function createIdempotencyStore(db: DynamoDBDocumentClient, tableName: st
         if (!(error instanceof ConditionFailedError) || !error.existing) throw error;
         const existing = unmarshallIfRaw(error.existing);
         if (existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
-        if (existing.state === 'completed') return { kind: 'replay', response: existing.response as StoredResponse };
+        if (existing.state === 'completed') return { kind: 'replay', response: replayed(existing.response as StoredAnswer) };
         return { kind: 'in_progress' };
       }
     },
@@ -96,7 +103,7 @@ export function createIdempotencyStore(db: DynamoDBDocumentClient, tableName: st
           UpdateExpression: 'SET #state = :completed, #response = :response',
           ConditionExpression: 'claimId = :claimId',
           ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
-          ExpressionAttributeValues: { ':completed': 'completed', ':response': response, ':claimId': claim.claimId },
+          ExpressionAttributeValues: { ':completed': 'completed', ':response': { statusCode: response.statusCode, json: JSON.stringify(response.body) } satisfies StoredAnswer, ':claimId': claim.claimId },
         },
       };
     },
@@ -136,3 +143,13 @@ function unmarshallIfRaw(item: Record<string, unknown>): Record<string, unknown>
 }
 
 const unmarshallRecord = (item: Record<string, unknown>) => unmarshall(item as Parameters<typeof unmarshall>[0]);
+
+/**
+ * The `response` attribute: the body as JSON text, since a DynamoDB map keeps no key order and a replay must answer
+ * the bytes first sent. Records written before that held the body as a map (`body`); they live at most 24 hours.
+ */
+type StoredAnswer = { statusCode: number; json: string } | { statusCode: number; json?: undefined; body: unknown };
+
+function replayed(answer: StoredAnswer): ReplayedResponse {
+  return { statusCode: answer.statusCode, json: answer.json ?? JSON.stringify((answer as { body: unknown }).body) };
+}

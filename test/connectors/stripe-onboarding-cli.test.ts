@@ -17,25 +17,27 @@ describe('putting a merchant on Stripe with the admin CLI (docs/connectors.md#st
   });
   afterAll(() => sandbox.stop());
 
-  it('sets USD on stripe, test mode on, loads the simulator key (refusing a publishable key), then a test session pays through the simulator', async () => {
-    const { merchant, keys } = await sandbox.newMerchant();
+  it('creates the merchant, sets USD on stripe, test mode on, loads the simulator key (refusing a publishable key), then a test session pays through the simulator', async () => {
+    const created = await admin('merchant', 'create', '--name', 'Tienda Stripe');
+    expect(created.code, created.stderr).toBe(0);
+    const { merchantId, secretTest } = JSON.parse(created.stdout) as { merchantId: string; secretTest: string };
     const publishable = join(sandboxDir, 'publishable.json');
     writeFileSync(publishable, JSON.stringify({ secretKey: 'pk_test_simulator0000000001' }));
 
-    const gateway = await admin('merchant', 'gateway', '--merchant', merchant.id, '--currency', 'USD', '--gateway', 'stripe');
-    const testMode = await admin('test-mode', '--merchant', merchant.id, '--gateway', 'stripe', '--on');
-    const refused = await admin('credentials', 'load', '--merchant', merchant.id, '--gateway', 'stripe', '--file', publishable);
-    const loaded = await admin('credentials', 'load', '--merchant', merchant.id, '--gateway', 'stripe', '--file', 'infra/sandbox/stripe/test-credentials.json');
+    const gateway = await admin('merchant', 'gateway', '--merchant', merchantId, '--currency', 'USD', '--gateway', 'stripe');
+    const testMode = await admin('test-mode', '--merchant', merchantId, '--gateway', 'stripe', '--on');
+    const refused = await admin('credentials', 'load', '--merchant', merchantId, '--gateway', 'stripe', '--file', publishable);
+    const loaded = await admin('credentials', 'load', '--merchant', merchantId, '--gateway', 'stripe', '--file', 'infra/sandbox/stripe/test-credentials.json');
 
     expect([gateway.code, testMode.code, loaded.code]).toEqual([0, 0, 0]);
     expect(refused.code).toBe(1);
     expect(refused.stdout + refused.stderr).toContain('secretKey is invalid');
     expect(refused.stdout + refused.stderr).not.toContain('pk_test_simulator');
-    expect(await sandbox.deps.merchants.get(merchant.id)).toMatchObject({ gateways: { USD: 'stripe' }, testMode: { stripe: true }, credentialsLoaded: { stripe: true } });
+    expect(await sandbox.deps.merchants.get(merchantId)).toMatchObject({ gateways: { USD: 'stripe' }, testMode: { stripe: true }, credentialsLoaded: { stripe: true } });
 
     // The sandbox caches a merchant for its key cache TTL: past it, the change is seen.
     sandbox.advance(60);
-    const session = await openSession(sandbox, keys.secretTest, { amountMinor: 1999, currency: 'USD' });
+    const session = await openSession(sandbox, secretTest, { amountMinor: 1999, currency: 'USD' });
     const paid = await checkoutCharge(sandbox, session.reference, { card: card('4242424242424242'), document: null });
     expect(paid.body).toMatchObject({ transaction: { status: 'approved' }, session: { status: 'completed' } });
     expect(sandbox.stripe.intentOf(session.reference)).toMatchObject({ status: 'succeeded', amount_received: 1999, livemode: false });

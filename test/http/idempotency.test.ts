@@ -40,7 +40,8 @@ describe('Idempotency-Key on POST /v1/sessions', () => {
       expect(again.status).toBe(201);
       expect(replayed(again)).toBe('true');
       expectSecurityHeaders(again);
-      expect(again.body).toEqual(first.body);
+      // The very bytes first sent, keys in the same order: a client may compare or hash the answers.
+      expect(again.text).toBe(first.text);
       expect(await total(keys.secretTest)).toBe(1);
     });
 

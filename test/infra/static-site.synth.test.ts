@@ -76,8 +76,8 @@ describe.each(SITES)('$name (StaticSite)', ({ name, Site, prefix, api, csp, refe
   });
 
   it(`deploys the build under ${prefix}/: assets immutable first, then the page, revalidated and invalidated`, () => {
-    // The dashboard's site also deploys the docs, under docs/ (test/infra/docs-base-url.synth.test.ts).
-    const deployments = Object.values(template.findResources('Custom::CDKBucketDeployment')).map((r) => r.Properties).filter((d) => d.DestinationBucketKeyPrefix !== 'docs/');
+    // The dashboard's site also deploys the docs, under docs/ (test/infra/docs-base-url.synth.test.ts); the icon is at the root.
+    const deployments = Object.values(template.findResources('Custom::CDKBucketDeployment')).map((r) => r.Properties).filter((d) => d.DestinationBucketKeyPrefix !== 'docs/' && d.DestinationBucketKeyPrefix !== undefined);
     expect(deployments).toHaveLength(2);
     for (const d of deployments) expect(d).toMatchObject({ DestinationBucketKeyPrefix: `${prefix}/`, Prune: false });
     const page = deployments.find((d) => d.DistributionPaths)!;
@@ -85,6 +85,11 @@ describe.each(SITES)('$name (StaticSite)', ({ name, Site, prefix, api, csp, refe
     expect(page.SystemMetadata).toEqual({ 'cache-control': 'no-cache' });
     const assets = deployments.find((d) => !d.DistributionPaths)!;
     expect(assets.SystemMetadata).toEqual({ 'cache-control': 'public, max-age=31536000, immutable' });
+  });
+
+  it('serves /favicon.ico from the root of the bucket, pruning nothing there, cached a day and invalidated', () => {
+    const icons = Object.values(template.findResources('Custom::CDKBucketDeployment')).map((r) => r.Properties).filter((d) => d.DestinationBucketKeyPrefix === undefined);
+    expect(icons).toEqual([expect.objectContaining({ Prune: false, DistributionPaths: ['/favicon.ico'], SystemMetadata: { 'cache-control': 'public, max-age=86400' } })]);
   });
 
   it('passes cdk-nag (AwsSolutions) with every exception given a reason', () => {

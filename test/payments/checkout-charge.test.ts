@@ -165,7 +165,7 @@ describe('POST /v1/checkout/charge', () => {
     const repeat = await checkoutCharge(sandbox, session.reference, {}, { idempotencyKey: 'attempt-1' });
 
     expect(repeat.status).toBe(first.status);
-    expect(repeat.body).toEqual(first.body);
+    expect(repeat.text).toBe(first.text);
     expect(repeat.headers.get('idempotent-replayed')).toBe('true');
     expect(sandbox.bank.calls({ reference: first.body.transaction.reference })).toHaveLength(1);
   });

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomToken } from '../../shared/ids.ts';
 import { ConditionFailedError, TransactionConditionFailedError, conditional } from '../../shared/store/conditions.ts';
@@ -24,6 +24,8 @@ const merchantId = `mer_idem_${randomToken(10)}`;
 const FP = 'fingerprint-a';
 const OTHER_FP = 'fingerprint-b';
 const RESPONSE = { statusCode: 201, body: { reference: 'cs_abc', nested: { amountMinor: 1050, tags: ['a', 'b'] }, prefill: null } };
+/** A repeat gets the very text first answered: JSON.stringify of the body committed, keys in its order. */
+const REPLAYED = { statusCode: 201, json: '{"reference":"cs_abc","nested":{"amountMinor":1050,"tags":["a","b"]},"prefill":null}' };
 
 /** A key no other test of this file uses. */
 const freshScope = (): IdempotencyScope => ({ merchantId, mode: 'test', operation: 'POST /v1/sessions', key: `key-${randomToken(12)}` });
@@ -60,7 +62,22 @@ describe('IdempotencyStore', () => {
     // act
     const result = await store.claim(scope, FP, T0 + 60_000);
     // assess
-    expect(result).toEqual({ kind: 'replay', response: RESPONSE });
+    expect(result).toEqual({ kind: 'replay', response: REPLAYED });
+  });
+
+  it('replays a record stored before the body was kept as text (a DynamoDB map), as JSON of that map', async () => {
+    const scope = freshScope();
+    claimOf(await store.claim(scope, FP, T0));
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.idempotency(scope.merchantId, scope.mode, scope.operation, scope.key),
+        UpdateExpression: 'SET #state = :completed, #response = :response',
+        ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
+        ExpressionAttributeValues: { ':completed': 'completed', ':response': { statusCode: 201, body: { reference: 'cs_old' } } },
+      }),
+    );
+    expect(await store.claim(scope, FP, T0 + 1_000)).toEqual({ kind: 'replay', response: { statusCode: 201, json: '{"reference":"cs_old"}' } });
   });
 
   it.each([
@@ -133,7 +150,7 @@ describe('IdempotencyStore', () => {
     // act
     await store.release(claim);
     // assess
-    expect(await store.claim(scope, FP, T0 + 1_000)).toEqual({ kind: 'replay', response: RESPONSE });
+    expect(await store.claim(scope, FP, T0 + 1_000)).toEqual({ kind: 'replay', response: REPLAYED });
   });
 
   it.each([
@@ -195,7 +212,7 @@ describe('IdempotencyStore', () => {
       );
       // assess
       expect((await db.send(new GetCommand({ TableName: tableName, Key: change }))).Item).toMatchObject({ value: 1 });
-      expect(await store.claim(scope, FP, T0 + 1_000)).toEqual({ kind: 'replay', response: RESPONSE });
+      expect(await store.claim(scope, FP, T0 + 1_000)).toEqual({ kind: 'replay', response: REPLAYED });
     });
 
     it('stores no response when the change it belongs to fails its condition', async () => {

@@ -19,11 +19,14 @@ const VIA_NPM = ['npm', ['run', '--silent', 'admin', '--']] as const;
  * given one. Started directly (the package script is `tsx bin/admin.ts`), or `viaNpm` as typed, which costs two more
  * Node.js processes per run: one test goes that way, the rest directly.
  */
-export function runAdminCli(args: string[], { sandboxDir = mkdtempSync(join(tmpdir(), 'svc-admin-')), viaNpm = false }: { sandboxDir?: string; viaNpm?: boolean } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runAdminCli(
+  args: string[],
+  { sandboxDir = mkdtempSync(join(tmpdir(), 'svc-admin-')), viaNpm = false, env = {} }: { sandboxDir?: string; viaNpm?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const { endpoint, tableName } = testConnection();
   const [command, prefix] = viaNpm ? VIA_NPM : DIRECT;
   return new Promise((resolve) => {
-    execFile(command, [...prefix, ...args], { cwd: PROJECT_ROOT, env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName, SANDBOX_DIR: sandboxDir } }, (error, stdout, stderr) =>
+    execFile(command, [...prefix, ...args], { cwd: PROJECT_ROOT, env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName, SANDBOX_DIR: sandboxDir, ...env } }, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });

@@ -55,6 +55,20 @@ describe('errors that teach', () => {
     expect(problemsOf(CreateSessionBodySchema, { amountMinor: 1050, currency: 'VES', ExpiresInMinutes: 10 })[0]!.message).toBe('Unknown parameter: ExpiresInMinutes. Did you mean expiresInMinutes?');
   });
 
+  it('names the currencies taken, once, and the one a retired or lower-case code meant', () => {
+    const currency = (value: unknown) => problemsOf(CreateSessionBodySchema, { amountMinor: 1050, currency: value });
+    expect(currency('VEF')).toEqual([
+      {
+        param: 'currency',
+        code: 'parameter_invalid',
+        message: 'Invalid currency: expected one of VES, USD. Did you mean VES? VEF, the bolívar fuerte, became VES (bolívar soberano) in August 2018; the 2021 bolívar digital kept VES.',
+      },
+    ]);
+    expect(currency('usd')[0]!.message).toBe('Invalid currency: expected one of VES, USD. Did you mean USD?');
+    expect(currency('EUR')[0]!.message).toBe('Invalid currency: expected one of VES, USD.');
+    expect(currency(7)[0]!.message).toBe('Invalid currency: expected one of VES, USD.');
+  });
+
   it('suggests inside nested objects, by their own fields', () => {
     expect(problemsOf(CreateSessionBodySchema, { amountMinor: 1050, currency: 'VES', prefill: { cardHolderName: 'Ana' } })[0]).toEqual({
       param: 'prefill.cardHolderName',

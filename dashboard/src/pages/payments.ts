@@ -10,6 +10,7 @@ import { amountInputValue, formatShortDateTime, parseAmountInput } from '../form
 import { locale, t } from '../i18n.ts';
 import { cardLabel, paymentStatusLabel } from '../names.ts';
 import { cursorPager } from '../pager.ts';
+import { dayField } from '../date-input.ts';
 import { navigate, routeHref, type Route } from '../router.ts';
 import { currentMode } from '../session.ts';
 import type { PaymentList } from '../types.ts';
@@ -42,8 +43,8 @@ function filterForm(query: URLSearchParams): HTMLFormElement {
     field(p.amount, amount, p.amountHint),
     field(p.status, select('status', [['', t().common.all], ...STATUSES.map((s): [string, string] => [s, p.statusFilter[s] ?? s])], query.get('status') ?? '')),
     field(p.currency, select('currency', [['', t().common.all], ['VES', 'VES'], ['USD', 'USD']], query.get('currency') ?? '')),
-    field(t().common.dateFrom, h('input', { name: 'from', type: 'date', value: query.get('from') ?? '' })),
-    field(t().common.dateTo, h('input', { name: 'to', type: 'date', value: query.get('to') ?? '' })),
+    dayField(t().common.dateFrom, 'from', query.get('from')),
+    dayField(t().common.dateTo, 'to', query.get('to')),
     h('div', { class: 'filter-actions' }, h('button', { type: 'submit', class: 'primary' }, t().common.search), h('a', { href: routeHref('payments'), class: 'button secondary' }, t().common.clear)),
   );
   form.addEventListener('submit', (event) => {

@@ -8,7 +8,7 @@ import type { RouteDefinition } from '../../routes.ts';
 import { IdempotencyKeySchema } from '../../schemas/common.ts';
 import type { IdempotencyStore, StoredResponse } from '../../store/idempotency-store.ts';
 import { requestState } from '../request-state.ts';
-import { jsonResponse } from '../response.ts';
+import { jsonTextResponse } from '../response.ts';
 
 export const REPLAY_HEADER = 'Idempotent-Replayed';
 
@@ -63,7 +63,7 @@ export function idempotency(
     const result = await store.claim(scope, fingerprint, clock.now());
     switch (result.kind) {
       case 'replay':
-        return jsonResponse(result.response.statusCode, result.response.body, { [REPLAY_HEADER]: 'true' });
+        return jsonTextResponse(result.response.statusCode, result.response.json, { [REPLAY_HEADER]: 'true' });
       case 'in_progress':
         throw new ConflictError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed. Retry shortly.', { 'Retry-After': '1' });
       case 'mismatch':
