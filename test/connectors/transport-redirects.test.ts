@@ -96,6 +96,16 @@ describe('a payment network answering a card-carrying request with a redirect', 
       expected: { kind: 'failed', code: '0096' },
     },
     {
+      transport: 'bank-http (reference protocol charge and its status read)',
+      gateway: 'bank_direct',
+      upstream: () => bank.baseUrls.bank_direct,
+      carriesCard: () => true,
+      account: { environment: 'test', credentials: null },
+      request: () => chargeOf('4111111111111111', 'VES'),
+      // The status read cannot say either: the charge may have happened, so it stays pending (settled later).
+      expected: { kind: 'unknown', code: undefined },
+    },
+    {
       transport: 'stripe-http (PaymentIntent confirm)',
       gateway: 'stripe',
       upstream: () => stripe.url,
