@@ -8,6 +8,8 @@ import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 /** Stripe's retries of one intent creation after a 5xx (SAFE_RETRIES in the connector), the first try included. */
 const TRIES_PER_OPEN = 3;
 
+const minuteOf = (ms: number) => Math.floor(ms / 60_000);
+
 describe('anonymous reads of a USD checkout session before its PaymentIntent is recorded', () => {
   let sandbox: TestSandbox;
   beforeAll(async () => {
@@ -36,12 +38,17 @@ describe('anonymous reads of a USD checkout session before its PaymentIntent is 
     const { session, creations } = await stripeSession();
     sandbox.stripe.injectFault({ operation: 'create_intent', kind: 'server_error', times: 1_000 });
 
+    const firstMinute = minuteOf(sandbox.clock.now());
     const reads = await Promise.all(Array.from({ length: 10 }, () => read(session.reference)));
     for (let i = 0; i < 20; i++) reads.push(await read(session.reference));
+    // The burst starts a minute's first second; on a very busy machine it may reach into the next minute.
+    const minutes = minuteOf(sandbox.clock.now()) - firstMinute + 1;
 
     expect(reads.map((r) => r.status)).toEqual(Array(30).fill(200));
     expect(reads.every((r) => r.body.lastTransaction === null)).toBe(true);
-    expect(creations()).toBe(TRIES_PER_OPEN);
+    const duringBurst = creations();
+    expect(duringBurst).toBeGreaterThanOrEqual(TRIES_PER_OPEN);
+    expect(duringBurst).toBeLessThanOrEqual(TRIES_PER_OPEN * minutes);
 
     // Stripe is back: the next minute's first read opens it and records it; later reads call Stripe no more.
     sandbox.stripe.clearFaults();
@@ -49,7 +56,7 @@ describe('anonymous reads of a USD checkout session before its PaymentIntent is 
     const opened = await read(session.reference);
     for (let i = 0; i < 5; i++) await read(session.reference);
     expect(opened.body).toMatchObject({ status: 'created', lastTransaction: { status: 'pending', card: null } });
-    expect(creations()).toBe(TRIES_PER_OPEN + 1);
+    expect(creations()).toBe(duringBurst + 1);
   });
 
   it('stops opening it after the per-session budget: the charge opens it then', async () => {
