@@ -10,8 +10,11 @@ import { startSandbox } from '../infra/sandbox/sandbox.ts';
 import { sandboxEnvironment, writeRunningSandbox } from '../infra/sandbox/environment.ts';
 import { formatRequestLine } from '../infra/sandbox/request-log.ts';
 import { seedSandboxMerchant } from '../infra/sandbox/seed-merchant.ts';
+import { checkSandboxGatewayUrls } from '../infra/sandbox/gateway-urls.ts';
 
 async function main() {
+  // Before anything starts: a gateway URL that would send test traffic out of this machine stops the sandbox here.
+  checkSandboxGatewayUrls(process.env);
   const env = sandboxEnvironment();
   mkdirSync(env.dataDir, { recursive: true });
   const dynamo = await startDynamoLocal({ port: env.dynamoPort, dbPath: join(env.dataDir, 'dynamodb') });

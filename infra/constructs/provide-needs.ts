@@ -18,7 +18,9 @@ export interface NeedsSources {
 /**
  * Gives a function what its manifest entry declares it needs (shared/function-needs.ts), and nothing to the others:
  * a key grant with the variable naming the key, or the gateways' base URLs (from context, else the stage's SSM
- * parameters, resolved at deploy time so synth needs no AWS access).
+ * parameters, resolved at deploy time so synth needs no AWS access). Context URLs are checked for https at synth
+ * (stage-config.ts); an SSM value is known only at deploy, so the function checks every URL when it reads them
+ * (readGatewayConfig) and refuses to call a network over anything else.
  *
  * @example
  * for (const c of stack.node.findAll()) if (c instanceof ServiceFunction) provideNeeds(c, { config, keys });

@@ -40,6 +40,8 @@ export interface ConnectorCapabilities {
 export interface EndpointVariable {
   variable: string;
   contextKey: string;
+  /** The network's own published base URL, where it has one (the sandbox lets test traffic go there, nowhere else). */
+  published?: string;
 }
 
 /** One gateway a connector offers: the currency it processes, what it can do, where its API lives. */
@@ -52,7 +54,7 @@ export interface GatewayProfile {
    * Where the network's test environment lives at another address than its live API: a second variable, and the
    * network's published test base URL used when neither the variable nor the context sets one.
    */
-  testEndpoint?: EndpointVariable & { published: string };
+  testEndpoint?: Required<EndpointVariable>;
   /**
    * The network's own documented test card numbers that fail the Luhn check: in test mode they reach the network,
    * which judges them, instead of being refused by ours.

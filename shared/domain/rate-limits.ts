@@ -78,3 +78,13 @@ export function decideRate(counter: Partial<RateCounter> | undefined, w: RateWin
 export const CHECKOUT_SESSION_BUDGET: RateLimit = { perMinute: 20, perDay: 200 };
 /** The counter name of that budget, beside the merchants' classes in the rate-limit store. */
 export const CHECKOUT_SESSION_COUNTER = 'checkout_session';
+
+/**
+ * How often the anonymous reads of one USD processor session may open its pending payment at the processor, until
+ * one is recorded: once a minute (reads that arrive together open it once) and five times in all (a session lives
+ * an hour at most). Past it the page shows without one, and the buyer's first charge opens it (the charge's own
+ * budget above bounds that).
+ */
+export const PROCESSOR_OPEN_BUDGET: RateLimit = { perMinute: 1, perDay: 5 };
+/** The counter name of that budget, per session. */
+export const PROCESSOR_OPEN_COUNTER = 'processor_open';

@@ -32,10 +32,42 @@ export function gatewayUrls(id: GatewayId, env: NodeJS.ProcessEnv): GatewayUrls 
   return { live, test: (test && env[test.variable]) || live };
 }
 
+/**
+ * The variable that lets a function reach networks over plain http on its own machine: only the AWS harness sets it
+ * (its simulators listen on 127.0.0.1); the stack never does (test/infra/production-readiness.synth.test.ts).
+ */
+export const LOOPBACK_GATEWAYS_VARIABLE = 'ALLOW_LOOPBACK_GATEWAYS';
+
+/**
+ * A URL naming this machine literally: localhost, 127.0.0.0/8 or [::1]. The URL parser writes every IPv4 host as
+ * a dotted quad, so a name such as 127.example.com never matches.
+ */
+export const isLoopbackUrl = (url: URL): boolean => url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+
+/**
+ * A gateway's URLs in a Lambda function, each https: the stack checks context URLs at synth, but a URL from SSM is
+ * resolved only at deploy, so the function checks them all here, at run time. The sandbox reads its own
+ * (infra/sandbox/gateway-urls.ts).
+ */
+function httpsGatewayUrls(id: GatewayId, env: NodeJS.ProcessEnv): GatewayUrls {
+  const urls = gatewayUrls(id, env);
+  const testVariable = gatewayProfile(id).testEndpoint?.variable;
+  const checked: [string, string][] = [
+    [GATEWAY_URL_VARIABLES[id], urls.live],
+    [testVariable && env[testVariable] ? testVariable : GATEWAY_URL_VARIABLES[id], urls.test],
+  ];
+  for (const [variable, value] of checked) {
+    const url = URL.parse(value);
+    const local = url?.protocol === 'http:' && env[LOOPBACK_GATEWAYS_VARIABLE] === 'true' && isLoopbackUrl(url);
+    if (url?.protocol !== 'https:' && !local) throw new Error(`${variable} must be an https:// URL; got "${value}".`);
+  }
+  return urls;
+}
+
 /** Read only by the functions that talk to networks, so the other functions need none of these variables. */
 export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   return {
-    urls: Object.fromEntries(GATEWAY_IDS.map((id) => [id, gatewayUrls(id, env)])) as Record<GatewayId, GatewayUrls>,
+    urls: Object.fromEntries(GATEWAY_IDS.map((id) => [id, httpsGatewayUrls(id, env)])) as Record<GatewayId, GatewayUrls>,
     timeoutMs: env.GATEWAY_TIMEOUT_MS ? Number(env.GATEWAY_TIMEOUT_MS) : DEFAULT_GATEWAY_TIMEOUT_MS,
   };
 }

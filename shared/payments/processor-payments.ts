@@ -5,6 +5,7 @@
 import { SERVICE_CODES } from '../domain/decline-codes.ts';
 import { sessionExpiredEvent } from '../domain/events.ts';
 import type { Merchant } from '../domain/merchant.ts';
+import { PROCESSOR_OPEN_BUDGET, PROCESSOR_OPEN_COUNTER } from '../domain/rate-limits.ts';
 import type { Session } from '../domain/session.ts';
 import type { ClosedReason } from '../domain/session-state.ts';
 import { chargeEvent, newTransaction, resolveTransaction, toTransactionResource, traced, type Transaction } from '../domain/transaction.ts';
@@ -26,13 +27,16 @@ export async function openedPayment(deps: PaymentDeps, session: Session): Promis
 /**
  * USD processor sessions: the buyer opening the checkout creates the pending payment at the processor (keyed by the
  * session), recorded as a pending transaction without a card. Not an attempt. Where it cannot be opened now
- * (processor down, no credentials), the page still shows and the first charge opens it.
+ * (processor down, no credentials, the session's open budget spent), the page still shows and the first charge
+ * opens it. The read needs only the cs_ reference, so each try at the processor is counted against the session's
+ * PROCESSOR_OPEN_BUDGET first: a link's holder cannot make us call the processor on every read.
  */
 export async function openProcessorPayment(deps: PaymentDeps, merchant: Merchant, session: Session, now: number): Promise<Session> {
   const gateway = deps.gateways(session.gateway);
   if (!gateway.openPayment || session.status !== 'created' || session.lastTransaction || now >= Date.parse(session.expiresAt)) return session;
   try {
     const account = await bankAccountFor(deps, merchant, session);
+    if (!(await deps.rateLimits.consume(session.reference, PROCESSOR_OPEN_COUNTER, PROCESSOR_OPEN_BUDGET, now)).allowed) return session;
     const status = await gateway.openPayment({ sessionReference: session.reference, amountMinor: session.amountMinor, currency: session.currency }, account);
     if (status !== 'pending') return session;
     const context = { merchantId: session.merchantId, mode: session.mode, sessionReference: session.reference, gateway: session.gateway, amountMinor: session.amountMinor, currency: session.currency, now, metadata: session.metadata };

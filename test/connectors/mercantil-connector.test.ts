@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../shared/clock.ts';
-import { SIMULATOR_TEST_CREDENTIALS } from '../../shared/connectors/mercantil/credentials.ts';
+import { SIMULATOR_CREDENTIAL_SET, SIMULATOR_TEST_CREDENTIALS } from '../../shared/connectors/mercantil/credentials.ts';
 import { decryptField, encryptField } from '../../shared/connectors/mercantil/field-cipher.ts';
 import { mercantilGateway } from '../../shared/connectors/mercantil/mercantil-gateway.ts';
 import { REASONS } from '../../shared/connectors/mercantil/outcomes.ts';
@@ -9,7 +9,7 @@ import type { PaymentData } from '../../shared/domain/payment-data.ts';
 import { GatewayUnavailableError, type BankAccount, type ChargeRequest } from '../../shared/gateways/payment-gateway.ts';
 import { MERCANTIL_TEST_DATA, SIMULATOR_CODES, startMercantilSimulator, type MercantilSimulator } from '../../infra/sandbox/mercantil/mercantil-simulator.ts';
 
-const SECRET = SIMULATOR_TEST_CREDENTIALS.secretKey;
+const SECRET = SIMULATOR_CREDENTIAL_SET.secretKey;
 const account: BankAccount = { environment: 'test', credentials: JSON.stringify(SIMULATOR_TEST_CREDENTIALS) };
 const client = { ipAddress: '190.202.1.7', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0' };
 let counter = 0;
@@ -72,7 +72,7 @@ describe('Mercantil connector against its simulator', () => {
     const request = chargeOf(credit);
     expect(await gateway.charge(request, account)).toEqual({ kind: 'approved', processorReference: expect.stringMatching(/^\d{13}$/) });
     const [call] = bank.calls('pay').filter((c) => c.invoice === invoiceNumber(request.transactionReference));
-    expect(call!.clientId).toBe(SIMULATOR_TEST_CREDENTIALS.clientId);
+    expect(call!.clientId).toBe(SIMULATOR_CREDENTIAL_SET.clientId);
     expect(call!.body).toEqual({
       merchant_identify: { integratorId: 31, merchantId: 123456, terminalId: 'abcde' },
       client_identify: { ipaddress: client.ipAddress, browser_agent: client.userAgent },
@@ -166,9 +166,9 @@ describe('Mercantil connector against its simulator', () => {
   });
 
   it('fails on an IBM gateway refusal or a merchant the bank does not know', async () => {
-    const wrongClient = { ...account, credentials: JSON.stringify({ ...SIMULATOR_TEST_CREDENTIALS, clientId: 'other' }) };
+    const wrongClient = { ...account, credentials: JSON.stringify({ test: { ...SIMULATOR_CREDENTIAL_SET, clientId: 'other' } }) };
     expect(await gateway.charge(chargeOf(credit), wrongClient)).toMatchObject({ kind: 'failed', code: 'mercantil_gateway_error', reason: REASONS.failed });
-    const wrongMerchant = { ...account, credentials: JSON.stringify({ ...SIMULATOR_TEST_CREDENTIALS, merchantId: 999 }) };
+    const wrongMerchant = { ...account, credentials: JSON.stringify({ test: { ...SIMULATOR_CREDENTIAL_SET, merchantId: 999 } }) };
     expect(await gateway.charge(chargeOf(credit), wrongMerchant)).toMatchObject({ kind: 'failed', code: SIMULATOR_CODES.MERCHANT_UNKNOWN });
   });
 
@@ -177,5 +177,27 @@ describe('Mercantil connector against its simulator', () => {
     expect(await gateway.chargeStatus(request, account)).toEqual({ kind: 'not_found' });
     bank.injectFault('search', 'server_error', 3);
     await expect(gateway.chargeStatus(request, account)).rejects.toBeInstanceOf(GatewayUnavailableError);
+  });
+
+  it("sends a test payment only the test slot's set and a live one only the top-level set, and neither when its slot is empty", async () => {
+    // Both environments at the simulator, so every call either environment makes is seen with its client id.
+    const both = mercantilGateway({ urls: { live: bank.baseUrl, test: bank.baseUrl }, timeoutMs: 5_000 });
+    const production = { ...SIMULATOR_CREDENTIAL_SET, clientId: 'production-client', secretKey: 'production-aes-key' };
+    const sentWith = async (environment: 'test' | 'live', loaded: object) => {
+      const request = chargeOf(credit);
+      const outcome = await both.charge(request, { environment, credentials: JSON.stringify(loaded) });
+      return { outcome, clientIds: bank.calls().filter((c) => c.invoice === invoiceNumber(request.transactionReference)).map((c) => c.clientId) };
+    };
+
+    const withBoth = { ...production, test: SIMULATOR_CREDENTIAL_SET };
+    expect(await sentWith('test', withBoth)).toMatchObject({ outcome: { kind: 'approved' }, clientIds: ['changeme'] });
+    expect((await sentWith('live', withBoth)).clientIds).toEqual(['production-client']);
+
+    const productionOnly = await sentWith('test', production);
+    expect(productionOnly.outcome).toMatchObject({ kind: 'failed', code: 'mercantil_credentials_invalid', detail: expect.stringContaining('test slot') });
+    expect(productionOnly.clientIds).toEqual([]);
+    const sandboxOnly = await sentWith('live', { test: SIMULATOR_CREDENTIAL_SET });
+    expect(sandboxOnly.outcome).toMatchObject({ kind: 'failed', code: 'mercantil_credentials_invalid' });
+    expect(sandboxOnly.clientIds).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OffsetClock } from '../../shared/clock.ts';
-import { SIMULATOR_TEST_CREDENTIALS } from '../../shared/connectors/mercantil/credentials.ts';
+import { SIMULATOR_CREDENTIAL_SET } from '../../shared/connectors/mercantil/credentials.ts';
 import { mercantilPagoMovil, type MercantilPost } from '../../shared/connectors/mercantil/pago-movil-gateway.ts';
 import type { PagoMovilContext } from '../../shared/connectors/mercantil/pago-movil-requests.ts';
 import { bankRequest } from '../../shared/gateways/bank-http.ts';
@@ -9,7 +9,7 @@ import { startMercantilSimulator, type MercantilSimulator } from '../../infra/sa
 import { PAGO_MOVIL_TEST_DATA, SIMULATOR_PM_CODES } from '../../infra/sandbox/mercantil/pago-movil-desk.ts';
 
 const clock = new OffsetClock();
-const context: PagoMovilContext = { credentials: SIMULATOR_TEST_CREDENTIALS, merchantPhone: '04241234567', client: { ipAddress: '190.202.1.7', userAgent: 'Chrome' } };
+const context: PagoMovilContext = { credentials: SIMULATOR_CREDENTIAL_SET, merchantPhone: '04241234567', client: { ipAddress: '190.202.1.7', userAgent: 'Chrome' } };
 const payer: PagoMovilPayer = { bankCode: '0105', phone: '04141234567', document: { type: 'V', id: '9999999' } };
 let bank: MercantilSimulator;
 let n = 0;
@@ -19,7 +19,7 @@ const ref = (prefix: string) => `${prefix}_${++n}_${Date.now()}`;
 const postWithin =
   (timeoutMs: number): MercantilPost =>
   (path, body, retries = 0) =>
-    bankRequest({ connector: 'mercantil', method: 'POST', url: `${bank.baseUrl}${path}`, body, headers: { 'X-IBM-Client-Id': SIMULATOR_TEST_CREDENTIALS.clientId }, timeoutMs, retries });
+    bankRequest({ connector: 'mercantil', method: 'POST', url: `${bank.baseUrl}${path}`, body, headers: { 'X-IBM-Client-Id': SIMULATOR_CREDENTIAL_SET.clientId }, timeoutMs, retries });
 const pagoMovil = () => mercantilPagoMovil(postWithin(20_000), context);
 
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OffsetClock } from '../../shared/clock.ts';
-import { SIMULATOR_TEST_CREDENTIALS } from '../../shared/connectors/mercantil/credentials.ts';
+import { SIMULATOR_CREDENTIAL_SET } from '../../shared/connectors/mercantil/credentials.ts';
 import { c2pOutcome, incomingPaymentOutcome, scpOutcome } from '../../shared/connectors/mercantil/pago-movil-outcomes.ts';
 import { c2pChangeBody, c2pPurchaseBody, c2pVoidBody, mobilePaymentSearchBody, scpBody, type PagoMovilContext } from '../../shared/connectors/mercantil/pago-movil-requests.ts';
 import { PAGO_MOVIL_PATHS } from '../../shared/connectors/mercantil/pago-movil-wire.ts';
@@ -10,7 +10,7 @@ import { startMercantilSimulator, type MercantilSimulator } from '../../infra/sa
 import { PAGO_MOVIL_TEST_DATA, PAGO_MOVIL_TEST_PAYERS, SIMULATOR_PM_CODES } from '../../infra/sandbox/mercantil/pago-movil-desk.ts';
 
 const clock = new OffsetClock();
-const context: PagoMovilContext = { credentials: SIMULATOR_TEST_CREDENTIALS, merchantPhone: '04241234567', client: { ipAddress: '190.202.1.7', userAgent: 'Chrome' } };
+const context: PagoMovilContext = { credentials: SIMULATOR_CREDENTIAL_SET, merchantPhone: '04241234567', client: { ipAddress: '190.202.1.7', userAgent: 'Chrome' } };
 const sandboxPayer: PagoMovilPayer = { bankCode: '0105', phone: '04141234567', document: { type: 'V', id: '9999999' } };
 const national = (international: string) => `0${international.slice(2)}`;
 let simulator: MercantilSimulator;
@@ -18,7 +18,7 @@ let n = 0;
 const ref = (prefix: string) => `${prefix}_${++n}_${Date.now()}`;
 
 const post = (path: string, body: unknown) =>
-  bankRequest({ connector: 'mercantil', method: 'POST', url: `${simulator.baseUrl}${path}`, body, headers: { 'X-IBM-Client-Id': SIMULATOR_TEST_CREDENTIALS.clientId }, timeoutMs: 10_000 });
+  bankRequest({ connector: 'mercantil', method: 'POST', url: `${simulator.baseUrl}${path}`, body, headers: { 'X-IBM-Client-Id': SIMULATOR_CREDENTIAL_SET.clientId }, timeoutMs: 10_000 });
 const today = () => new Date(clock.now() - 4 * 3_600_000).toISOString().slice(0, 10);
 
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SIMULATOR_TEST_CREDENTIALS } from '../../shared/connectors/mercantil/credentials.ts';
+import { SIMULATOR_CREDENTIAL_SET } from '../../shared/connectors/mercantil/credentials.ts';
 import { decryptField, encryptField } from '../../shared/connectors/mercantil/field-cipher.ts';
 import { c2pOutcome, centimos, incomingPaymentOutcome, PAGO_MOVIL_REASONS, scpOutcome } from '../../shared/connectors/mercantil/pago-movil-outcomes.ts';
 import { c2pChangeBody, c2pPurchaseBody, c2pVoidBody, mobilePaymentSearchBody, scpBody, type PagoMovilContext } from '../../shared/connectors/mercantil/pago-movil-requests.ts';
@@ -7,7 +7,7 @@ import { invoiceNumber } from '../../shared/connectors/mercantil/requests.ts';
 import type { PagoMovilPayer } from '../../shared/gateways/pago-movil-port.ts';
 
 // The reference's sandbox data (pago-movil.md §1.5): secret changeme, buyer V9999999 on 584141234567 at bank 105, key 00001111.
-const credentials = SIMULATOR_TEST_CREDENTIALS;
+const credentials = SIMULATOR_CREDENTIAL_SET;
 const context: PagoMovilContext = { credentials, merchantPhone: '04241234567', client: { ipAddress: '127.0.0.1', userAgent: 'Chrome 18.1.3' } };
 const payer: PagoMovilPayer = { bankCode: '0105', phone: '04141234567', document: { type: 'V', id: '9999999' } };
 const merchantIdentify = { integratorId: 31, merchantId: 123456, terminalId: 'abcde' };

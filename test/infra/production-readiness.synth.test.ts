@@ -10,7 +10,7 @@ import { DEFAULT_WAF_RATE_LIMIT_PER_IP, gatewayUrlParameterName } from '../../in
 import { DEFAULT_MAX_BODY_BYTES } from '../../shared/config.ts';
 import { GATEWAY_IDS } from '../../shared/domain/merchant.ts';
 import type { FunctionNeed } from '../../shared/function-needs.ts';
-import { GATEWAY_URL_VARIABLES } from '../../shared/gateways/gateway-registry.ts';
+import { GATEWAY_URL_VARIABLES, LOOPBACK_GATEWAYS_VARIABLE } from '../../shared/gateways/gateway-registry.ts';
 import { MERCANTIL_SANDBOX_URL } from '../../shared/connectors/mercantil/profile.ts';
 import { routeIds, routes, writesTable } from '../../shared/routes.ts';
 import { workers } from '../../shared/workers.ts';
@@ -226,6 +226,10 @@ describe('production readiness', () => {
   describe('gateway configuration', () => {
     it('gives bank URLs only to the functions that call banks: from SSM by default, from context when given', () => {
       const parameters = dev.template.toJSON().Parameters as Record<string, { Type: string; Default: string }>;
+      // Plain http to a network is for the AWS harness alone (its simulators); a stack never allows it.
+      for (const stage of [dev, prod]) {
+        for (const fn of stage.functions()) expect(Object.keys(stage.environmentOf(fn)), fn.node.id).not.toContain(LOOPBACK_GATEWAYS_VARIABLE);
+      }
       for (const fn of dev.functions()) {
         const environment = dev.environmentOf(fn);
         for (const id of GATEWAY_IDS) {

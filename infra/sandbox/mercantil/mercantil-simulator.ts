@@ -11,7 +11,7 @@ import { randomInt } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../../shared/clock.ts';
 import { startNetworkServer, type HoldAnswer } from '../network-server.ts';
-import { SIMULATOR_TEST_CREDENTIALS, type MercantilCredentials } from '../../../shared/connectors/mercantil/credentials.ts';
+import { SIMULATOR_CREDENTIAL_SET, type MercantilCredentialSet } from '../../../shared/connectors/mercantil/credentials.ts';
 import { decryptField, encryptField } from '../../../shared/connectors/mercantil/field-cipher.ts';
 import { processingDate } from '../../../shared/connectors/mercantil/requests.ts';
 import { pagoMovilDesk, type PagoMovilDesk } from './pago-movil-desk.ts';
@@ -84,7 +84,7 @@ type Reply = { status: number; body: Record<string, unknown> };
 
 const errorList = (status: number, code: string, description: string): Reply => ({ status, body: { error_list: [{ error_code: code, description }] } });
 
-export async function startMercantilSimulator({ clock, credentials = SIMULATOR_TEST_CREDENTIALS }: { clock: Clock; credentials?: MercantilCredentials }): Promise<MercantilSimulator> {
+export async function startMercantilSimulator({ clock, credentials = SIMULATOR_CREDENTIAL_SET }: { clock: Clock; credentials?: MercantilCredentialSet }): Promise<MercantilSimulator> {
   const charges = new Map<string, Charge>();
   const calls: MercantilCall[] = [];
   const faults: { operation: MercantilCall['operation']; fault: MercantilFault }[] = [];

@@ -15,7 +15,7 @@ import {
   type PaymentGateway,
 } from '../../gateways/payment-gateway.ts';
 import type { GatewayUrls } from '../connector.ts';
-import { MercantilCredentialsSchema, type MercantilCredentials } from './credentials.ts';
+import { credentialSetFor, type MercantilCredentialSet } from './credentials.ts';
 import { getauthOutcome, MERCANTIL_CODES, payOutcome, REASONS, searchOutcome } from './outcomes.ts';
 import { bolivares, getauthBody, invoiceNumber, paymentMethod, payBody, searchBody, type PayInput } from './requests.ts';
 import { sentOnce } from './sent-once.ts';
@@ -39,7 +39,7 @@ export interface MercantilOptions {
  * const gateway = mercantilGateway({ urls: { live: 'https://apimbu.mercantilbanco.com/mercantil-banco/prod/v1', test: '.../sandbox/v1' }, timeoutMs: 8000 });
  */
 export function mercantilGateway(options: MercantilOptions): PaymentGateway {
-  const post = (account: BankAccount, credentials: MercantilCredentials, path: string, body: unknown, retries = 0): Promise<BankReply> =>
+  const post = (account: BankAccount, credentials: MercantilCredentialSet, path: string, body: unknown, retries = 0): Promise<BankReply> =>
     bankRequest({
       connector: 'mercantil',
       method: 'POST',
@@ -51,7 +51,7 @@ export function mercantilGateway(options: MercantilOptions): PaymentGateway {
     });
 
   /** The bank's record of a charge; throws GatewayUnavailableError when the bank cannot say. */
-  const record = async (account: BankAccount, credentials: MercantilCredentials, reference: ChargeReference, client: PayerClient, amount?: string) => {
+  const record = async (account: BankAccount, credentials: MercantilCredentialSet, reference: ChargeReference, client: PayerClient, amount?: string) => {
     const chargedAt = reference.chargedAt ? new Date(reference.chargedAt) : new Date();
     const reply = await post(account, credentials, PATHS.search, searchBody(credentials, client, reference.transactionReference, chargedAt), SEARCH_RETRIES);
     const outcome = searchOutcome(reply, invoiceNumber(reference.transactionReference), amount);
@@ -60,7 +60,7 @@ export function mercantilGateway(options: MercantilOptions): PaymentGateway {
   };
 
   /** A `pay`, sent once and settled by search where its answer leaves doubt (sent-once.ts). */
-  const pay = (account: BankAccount, credentials: MercantilCredentials, reference: ChargeReference, input: PayInput): Promise<GatewayOutcome> => {
+  const pay = (account: BankAccount, credentials: MercantilCredentialSet, reference: ChargeReference, input: PayInput): Promise<GatewayOutcome> => {
     const amount = bolivares(input.amountMinor);
     return sentOnce(
       () => post(account, credentials, PATHS.pay, payBody(credentials, input)),
@@ -72,8 +72,8 @@ export function mercantilGateway(options: MercantilOptions): PaymentGateway {
   return {
     id: 'mercantil',
     async charge(request, account) {
-      const credentials = credentialsOf(account);
-      if (!credentials) return failed(MERCANTIL_CODES.CREDENTIALS_INVALID, 'The loaded Mercantil credentials do not match the connector schema.');
+      const credentials = credentialSetFor(account);
+      if ('problem' in credentials) return failed(MERCANTIL_CODES.CREDENTIALS_INVALID, credentials.problem);
       if (!request.client) return failed(MERCANTIL_CODES.GATEWAY_ERROR, "Mercantil needs the buyer's IP address and browser agent (client_identify).");
       if (paymentMethod(request.payment.card.number) === 'tdc') {
         return pay(account, credentials, request, { transactionReference: request.transactionReference, amountMinor: request.amountMinor, payment: request.payment, client: request.client });
@@ -89,8 +89,8 @@ export function mercantilGateway(options: MercantilOptions): PaymentGateway {
     // The bank checks the code only inside `pay`: here only its shape, so a typo costs an entry, not an attempt.
     verifyOtp: async (_reference, code) => (/^\d{4,12}$/.test(code) ? 'valid' : 'invalid'),
     async authorize(reference, account, confirmation) {
-      const credentials = credentialsOf(account);
-      if (!credentials) return failed(MERCANTIL_CODES.CREDENTIALS_INVALID, 'The loaded Mercantil credentials do not match the connector schema.');
+      const credentials = credentialSetFor(account);
+      if ('problem' in credentials) return failed(MERCANTIL_CODES.CREDENTIALS_INVALID, credentials.problem);
       if (!confirmation?.charge.client || !confirmation.accountType) {
         return failed(MERCANTIL_CODES.GATEWAY_ERROR, "Mercantil's debit payment needs the card, its CVV, its account type and the buyer's browser with the code.");
       }
@@ -104,23 +104,12 @@ export function mercantilGateway(options: MercantilOptions): PaymentGateway {
       });
     },
     async chargeStatus(reference, account) {
-      const credentials = credentialsOf(account);
-      if (!credentials) throw new GatewayUnavailableError('The loaded Mercantil credentials do not match the connector schema.');
+      const credentials = credentialSetFor(account);
+      if ('problem' in credentials) throw new GatewayUnavailableError(credentials.problem);
       return record(account, credentials, reference, SERVICE_CLIENT);
     },
     // Never reached: the mercantil gateway declares no refunds, so a refund is refused with 409 refund_unsupported first.
     refund: async () => ({ kind: 'failed', code: 'refund_unsupported', detail: 'Banco Mercantil publishes no refund of a card payment.' }),
     refundStatus: async () => ({ kind: 'not_found' }),
   };
-}
-
-/** The merchant's credentials as loaded (validated then); null when they no longer match the schema. */
-function credentialsOf(account: BankAccount): MercantilCredentials | null {
-  if (!account.credentials) return null;
-  try {
-    const parsed = MercantilCredentialsSchema.safeParse(JSON.parse(account.credentials));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
 }

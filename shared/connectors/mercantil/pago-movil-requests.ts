@@ -6,7 +6,7 @@
 import { internationalPhone } from '../../domain/pago-movil.ts';
 import type { PayerClient } from '../../gateways/payment-gateway.ts';
 import type { IncomingPaymentQuery, PagoMovilPayer } from '../../gateways/pago-movil-port.ts';
-import type { MercantilCredentials } from './credentials.ts';
+import type { MercantilCredentialSet } from './credentials.ts';
 import { encryptField } from './field-cipher.ts';
 import type { C2pRequest, C2pTransaction, MobilePaymentSearchRequest, ScpRequest } from './pago-movil-wire.ts';
 import { bolivares, clientIdentify, customerId, invoiceNumber, merchantIdentify } from './requests.ts';
@@ -16,13 +16,13 @@ export const bankId = (code: string): number => Number(code);
 
 /** Who is asking and for which merchant: the parts every pago móvil body shares. */
 export interface PagoMovilContext {
-  credentials: MercantilCredentials;
+  credentials: MercantilCredentialSet;
   /** The merchant's phone affiliated to pago móvil at Mercantil, national form. */
   merchantPhone: string;
   client: PayerClient;
 }
 
-const sealed = (credentials: MercantilCredentials, text: string) => encryptField(text, credentials.secretKey);
+const sealed = (credentials: MercantilCredentialSet, text: string) => encryptField(text, credentials.secretKey);
 
 function c2p(context: PagoMovilContext, transaction: Omit<C2pTransaction, 'currency' | 'origin_mobile_number'>): C2pRequest {
   return {
@@ -32,7 +32,7 @@ function c2p(context: PagoMovilContext, transaction: Omit<C2pTransaction, 'curre
   };
 }
 
-const payerFields = (credentials: MercantilCredentials, payer: PagoMovilPayer) => ({
+const payerFields = (credentials: MercantilCredentialSet, payer: PagoMovilPayer) => ({
   destination_bank_id: bankId(payer.bankCode),
   destination_id: sealed(credentials, customerId(payer.document)),
   destination_mobile_number: sealed(credentials, internationalPhone(payer.phone)),

@@ -4,11 +4,11 @@
 import { createHash } from 'node:crypto';
 import type { PaymentData } from '../../domain/payment-data.ts';
 import type { PayerClient } from '../../gateways/payment-gateway.ts';
-import type { MercantilCredentials } from './credentials.ts';
+import type { MercantilCredentialSet } from './credentials.ts';
 import { encryptField } from './field-cipher.ts';
 import type { AccountType, ClientIdentify, GetauthRequest, MerchantIdentify, PaymentMethod, PayRequest, SearchRequest } from './wire.ts';
 
-export const merchantIdentify = ({ integratorId, merchantId, terminalId }: MercantilCredentials): MerchantIdentify => ({ integratorId, merchantId, terminalId });
+export const merchantIdentify = ({ integratorId, merchantId, terminalId }: MercantilCredentialSet): MerchantIdentify => ({ integratorId, merchantId, terminalId });
 
 export const clientIdentify = (client: PayerClient): ClientIdentify => ({ ipaddress: client.ipAddress, browser_agent: client.userAgent });
 
@@ -56,7 +56,7 @@ export const expirationDate = (card: Pick<PaymentData['card'], 'expMonth' | 'exp
 /** The day Mercantil records a charge under: Caracas time (VET, UTC-4 all year), YYYY/MM/DD as search takes it. */
 export const processingDate = (at: Date): string => new Date(at.getTime() - 4 * 3_600_000).toISOString().slice(0, 10).replaceAll('-', '/');
 
-export function getauthBody(credentials: MercantilCredentials, client: PayerClient, payment: PaymentData): GetauthRequest {
+export function getauthBody(credentials: MercantilCredentialSet, client: PayerClient, payment: PaymentData): GetauthRequest {
   return {
     merchant_identify: merchantIdentify(credentials),
     client_identify: clientIdentify(client),
@@ -73,7 +73,7 @@ export interface PayInput {
   debit?: { code: string; accountType: AccountType };
 }
 
-export function payBody(credentials: MercantilCredentials, input: PayInput): PayRequest {
+export function payBody(credentials: MercantilCredentialSet, input: PayInput): PayRequest {
   const { card, document } = input.payment;
   const method = paymentMethod(card.number);
   return {
@@ -96,7 +96,7 @@ export function payBody(credentials: MercantilCredentials, input: PayInput): Pay
 }
 
 /** A search by our invoice; the bank's reference is not known when the pay answer never came. */
-export function searchBody(credentials: MercantilCredentials, client: PayerClient, transactionReference: string, chargedAt: Date): SearchRequest {
+export function searchBody(credentials: MercantilCredentialSet, client: PayerClient, transactionReference: string, chargedAt: Date): SearchRequest {
   return {
     merchant_identify: merchantIdentify(credentials),
     client_identify: clientIdentify(client),

@@ -26,7 +26,7 @@ export const stripeGateways = {
       // Stripe's test mode authenticates with the merchant's own sk_test_ key.
       testNeedsCredentials: true,
     },
-    endpoint: { variable: 'GATEWAY_STRIPE_URL', contextKey: 'stripeUrl' },
+    endpoint: { variable: 'GATEWAY_STRIPE_URL', contextKey: 'stripeUrl', published: STRIPE_API_URL },
     testCardsFailingLuhn: [STRIPE_INCORRECT_NUMBER_CARD],
   },
 } satisfies Record<'stripe', GatewayProfile>;

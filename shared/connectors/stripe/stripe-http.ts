@@ -1,8 +1,9 @@
 /**
  * The HTTP leg to Stripe: form-encoded bodies, HTTP Basic with the secret key, the pinned Stripe-Version, an
  * Idempotency-Key on every POST, a deadline per call. Errors say whether Stripe may have acted (timeout) or surely
- * did not answer (refused or dropped connection).
+ * did not answer (refused or dropped connection). Redirects are never followed (refusedRedirect).
  */
+import { refusedRedirect } from '../../gateways/bank-http.ts';
 import { GatewayTimeoutError, GatewayUnavailableError } from '../../gateways/payment-gateway.ts';
 import { traceOutbound } from '../../observability/outbound-trace.ts';
 import { policies } from '../../retry/policies.ts';
@@ -56,7 +57,7 @@ export function stripeTransport(options: { baseUrl: string; timeoutMs: number })
     }
     let response: Response;
     try {
-      response = await fetch(url, { method: call.method, headers, body, signal: AbortSignal.timeout(options.timeoutMs) });
+      response = await fetch(url, { method: call.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs) });
     } catch (error) {
       const name = (error as Error).name;
       if (name === 'TimeoutError' || name === 'AbortError') {
@@ -82,7 +83,8 @@ export function stripeTransport(options: { baseUrl: string; timeoutMs: number })
   };
 
   // Each attempt is its own subsegment, the path naming the operation; a GET's parameters are not recorded.
-  const traced = (call: StripeCall) => traceOutbound({ peer: 'stripe', method: call.method, url: `${root}${call.path}`, recordPath: true }, () => once(call), (reply) => reply.status);
+  const traced = (call: StripeCall) =>
+    traceOutbound({ peer: 'stripe', method: call.method, url: `${root}${call.path}`, recordPath: true }, () => once(call), (reply) => reply.status).then(refusedRedirect);
   return (call) =>
     retry({ ...policies.bankCall, maxAttempts: 1 + (call.retries ?? 0) }, () => traced(call), {
       // Only a call Stripe surely never received; a timeout may have been acted on.

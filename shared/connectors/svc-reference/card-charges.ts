@@ -18,7 +18,10 @@ export interface ChargesEndpoint {
 export const bearer = (account: BankAccount): Record<string, string> =>
   account.credentials ? { authorization: `Bearer ${Buffer.from(account.credentials).toString('base64url')}` } : {};
 
-/** Status reads are repeated this many times on a network error or a 5xx. */
+/**
+ * Status reads are repeated this many times on a network error or a 5xx; a 5xx after them means the bank cannot say
+ * (GatewayUnavailableError), never that the charge or refund failed.
+ */
 const STATUS_RETRIES = 2;
 
 function toOutcome(reply: BankReply): GatewayOutcome | { kind: 'not_found' } {
@@ -48,6 +51,7 @@ export async function chargeStatus(endpoint: ChargesEndpoint, reference: ChargeR
     timeoutMs: endpoint.timeoutMs,
     retries: STATUS_RETRIES,
   });
+  if (reply.status >= 500) throw new GatewayUnavailableError(`The bank could not read the charge (HTTP ${reply.status}).`);
   return toOutcome(reply);
 }
 
@@ -160,6 +164,7 @@ export async function refundStatus(endpoint: ChargesEndpoint, request: RefundReq
     timeoutMs: endpoint.timeoutMs,
     retries: STATUS_RETRIES,
   });
+  if (reply.status >= 500) throw new GatewayUnavailableError(`The bank could not read the refund (HTTP ${reply.status}).`);
   const outcome = toRefundOutcome(reply);
   return outcome.kind === 'not_voidable' ? { kind: 'failed', code: PROCESSOR_CODES.PROCESSOR_ERROR, detail: 'Unexpected bank answer to a refund status read.' } : outcome;
 }

@@ -4,6 +4,7 @@ import { startStripeSimulator, type StripeSimulator } from '../../../infra/sandb
 import { gatewayUrlParameterName } from '../../../infra/stage-config.ts';
 import { systemClock } from '../../../shared/clock.ts';
 import { GATEWAY_IDS } from '../../../shared/domain/merchant.ts';
+import { LOOPBACK_GATEWAYS_VARIABLE } from '../../../shared/gateways/gateway-registry.ts';
 import { LocalRestApi } from './api-gateway.ts';
 import { startCognitoIssuer, type CognitoIssuer } from './cognito-issuer.ts';
 import { EventSources } from './event-sources.ts';
@@ -67,7 +68,8 @@ export async function deployStack(
     parameterValues: (name) => GATEWAY_IDS.map((id) => (gatewayUrlParameterName('dev', id) === name ? simulators[id] : undefined)).find(Boolean),
     // Like a function given a private CA in its configuration: only the test certificates of the merchant receiver and Cognito's issuer host.
     // Mercantil's test URL defaults in the template to the bank's real sandbox: here it is the simulator, nothing leaves the machine.
-    extraEnvironment: { NODE_EXTRA_CA_CERTS: issuer.trustedWith(receiver.caFile), GATEWAY_MERCANTIL_TEST_URL: mercantil.baseUrl },
+    // The simulators listen on plain http on this machine, which a function takes only with ALLOW_LOOPBACK_GATEWAYS.
+    extraEnvironment: { NODE_EXTRA_CA_CERTS: issuer.trustedWith(receiver.caFile), GATEWAY_MERCANTIL_TEST_URL: mercantil.baseUrl, [LOOPBACK_GATEWAYS_VARIABLE]: 'true' },
     nodeArgs: [...receiver.nodeArgs, ...issuer.nodeArgs],
     onLog: (fn, line) => logs.set(fn, [...(logs.get(fn) ?? []), line]),
   });
