@@ -8,6 +8,7 @@
  *
  * @example
  * const files = buildDocsSite(); // [{ key: 'index.html', ... }, { key: 'errors.html', ... }, { key: 'assets/docs-1A2B3C4D.css', ... }]
+ * buildDocsSite({ sandboxOrigin: 'http://localhost:4100' }); // the same pages, linking to that sandbox
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -19,6 +20,13 @@ import { writePageFiles, type PageFile } from './page-build.ts';
 
 /** Where the docs live: the sandbox and the dashboard's CloudFront site both serve them at /docs/. */
 export const DOCS_PATH = '/docs';
+
+/**
+ * The sandbox's default address, as the docs write it in links and examples (`http://localhost:4010/docs/`, `curl -s
+ * localhost:4010/v1/...`). A sandbox on another PORT serves the docs with its own in its place, so what a reader
+ * copies or follows reaches the sandbox they run.
+ */
+export const SANDBOX_DEFAULT_ORIGIN = 'http://localhost:4010';
 const DOCS_DIR = fileURLToPath(new URL('../docs/', import.meta.url));
 
 /** The navigation bar, in this order (docs/index.md lists every page); the other pages follow in alphabetical order. */
@@ -77,11 +85,11 @@ export function pageHref(href: string): string {
   return href;
 }
 
-function readPages(dir: string): DocsPage[] {
+function readPages(dir: string, sandboxOrigin: string): DocsPage[] {
   const pages = readdirSync(dir)
     .filter((file) => file.endsWith('.md'))
     .map((file) => {
-      const markdown = readFileSync(join(dir, file), 'utf8');
+      const markdown = readFileSync(join(dir, file), 'utf8').replaceAll(new URL(SANDBOX_DEFAULT_ORIGIN).host, new URL(sandboxOrigin).host);
       const name = file.slice(0, -'.md'.length);
       return { name, markdown, title: /^# (.+)$/m.exec(markdown)?.[1]?.replace(/`/g, '') ?? name };
     });
@@ -131,9 +139,12 @@ ${renderMarkdown(page.markdown)}</main>
 `;
 }
 
-/** Every page as <name>.html (index.html for docs/index.md) and the stylesheet under assets/, content-hashed. */
-export function buildDocsSite(dir: string = DOCS_DIR): PageFile[] {
-  const pages = readPages(dir);
+/**
+ * Every page as <name>.html (index.html for docs/index.md) and the stylesheet under assets/, content-hashed.
+ * `sandboxOrigin`: the address of the sandbox serving them (default SANDBOX_DEFAULT_ORIGIN, as AWS deploys them).
+ */
+export function buildDocsSite({ dir = DOCS_DIR, sandboxOrigin = SANDBOX_DEFAULT_ORIGIN }: { dir?: string; sandboxOrigin?: string } = {}): PageFile[] {
+  const pages = readPages(dir, sandboxOrigin);
   const css = new TextEncoder().encode(STYLES);
   const cssKey = `assets/docs-${createHash('sha256').update(css).digest('hex').slice(0, 8).toUpperCase()}.css`;
   const stylesheet = { key: cssKey, contents: css, contentType: 'text/css; charset=utf-8', cacheControl: ASSET_CACHE_CONTROL };
