@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMerchant, type MerchantKeys } from '../shared/admin/merchant-admin.ts';
-import { seedSandboxAdmin } from '../shared/dashboard/sandbox-admin.ts';
+import { seedSandboxAdmin, type SandboxAdmin } from '../shared/dashboard/sandbox-admin.ts';
 import { startDynamoLocal } from '../infra/sandbox/dynamodb-local.ts';
 import { PersistentOffsetClock } from '../infra/sandbox/persistent-clock.ts';
 import { startSandbox } from '../infra/sandbox/sandbox.ts';
@@ -62,7 +62,7 @@ svc sandbox is running.
 
   Dashboard: ${api}/dashboard/
     admin:     ${dashboardAdmin.email}
-    password:  ${dashboardAdmin.password}
+${dashboardAdminPassword(dashboardAdmin, env.dataDir)}
     (more users: npm run --silent admin -- users create --merchant ${seeded.merchantId} --email <email> --role admin|developer|read_only)
 
   Try it:
@@ -80,6 +80,13 @@ svc sandbox is running.
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+}
+
+/** The seeded admin's password lines: the temporary one until the admin chooses theirs, then how to get a new one. */
+function dashboardAdminPassword(admin: SandboxAdmin, dataDir: string): string {
+  if (!admin.temporary) return `    password:  the one you chose at the first sign-in (forgot it? delete ${join(dataDir, 'dashboard-admin.json')} and restart for a new temporary one)`;
+  return `    temporary password: ${admin.password}
+    (the first sign-in asks you to choose your own password, then to set up two-step verification with an authenticator app: admins must)`;
 }
 
 main().catch((error: unknown) => {
