@@ -3,7 +3,7 @@
  * one page per file at /docs/<name> (docs/index.md is /docs/), with a navigation bar and one stylesheet. Headings
  * get GitHub's anchors, so a link written for the repository (errors.md#request-ids) opens the same place here, and
  * links between the .md files become links between the pages. The sandbox serves these files at /docs; the stack
- * deploys them with the dashboard's site (infra/constructs/dashboard-site.ts), so each error's docUrl opens its row
+ * deploys them with the dashboard's site (infra/constructs/dashboard-site.ts), so each error's docUrl opens its entry
  * of errors.md wherever the API runs.
  *
  * @example
@@ -97,6 +97,8 @@ function readPages(dir: string, sandboxOrigin: string): DocsPage[] {
   return pages.sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
 }
 
+const EXPLICIT_ANCHOR = /^<a id="([^"]+)"><\/a>/;
+
 function renderMarkdown(markdown: string): string {
   const seen = new Map<string, number>();
   const marked = new Marked({
@@ -105,9 +107,12 @@ function renderMarkdown(markdown: string): string {
       if (token.type === 'link') (token as Tokens.Link).href = pageHref((token as Tokens.Link).href);
     },
     renderer: {
+      // A heading that opens with an empty anchor (`### <a id="error-parameter_missing"></a>...`, as errors.md's
+      // entries, for GitHub) takes that anchor as its own id: the heading itself is the target a docUrl opens.
       heading({ tokens, depth, text }: Tokens.Heading) {
-        const id = headingAnchor(text.replace(/`/g, ''), seen);
-        return `<h${depth} id="${id}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
+        const explicit = EXPLICIT_ANCHOR.exec(text)?.[1];
+        const id = explicit ?? headingAnchor(text.replace(/`/g, ''), seen);
+        return `<h${depth} id="${id}">${this.parser.parseInline(tokens).replace(EXPLICIT_ANCHOR, '')}</h${depth}>\n`;
       },
     },
   });
