@@ -82,11 +82,11 @@ ${dashboardAdminPassword(dashboardAdmin, env.dataDir)}
   process.on('SIGTERM', shutdown);
 }
 
-/** The seeded admin's password lines: the temporary one until the admin chooses theirs, then how to get a new one. */
+/** The seeded admin's password line: the temporary one until the admin chooses theirs, then how to get a new one. */
 function dashboardAdminPassword(admin: SandboxAdmin, dataDir: string): string {
-  if (!admin.temporary) return `    password:  the one you chose at the first sign-in (forgot it? delete ${join(dataDir, 'dashboard-admin.json')} and restart for a new temporary one)`;
-  return `    temporary password: ${admin.password}
-    (the first sign-in asks you to choose your own password, then to set up two-step verification with an authenticator app: admins must)`;
+  if (!admin.temporary) return `    password:  the one you chose (forgot it? delete ${join(dataDir, 'dashboard-admin.json')} and start again for a temporary one)`;
+  return `    password:  ${admin.password}   (temporary: the first sign-in asks you to choose your own, then to set up
+               two-step verification with an authenticator app, which every admin must use)`;
 }
 
 main().catch((error: unknown) => {
