@@ -3,7 +3,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { seedSandboxAdmin } from '../shared/dashboard/sandbox-admin.ts';
+import { seedSandboxAdmin, type SandboxAdmin } from '../shared/dashboard/sandbox-admin.ts';
 import { startDynamoLocal } from '../infra/sandbox/dynamodb-local.ts';
 import { PersistentOffsetClock } from '../infra/sandbox/persistent-clock.ts';
 import { startSandbox } from '../infra/sandbox/sandbox.ts';
@@ -58,7 +58,7 @@ svc sandbox is running.
 
   Dashboard: ${api}/dashboard/
     admin:     ${dashboardAdmin.email}
-    password:  ${dashboardAdmin.password}
+${dashboardAdminPassword(dashboardAdmin, env.dataDir)}
     (more users: npm run --silent admin -- users create --merchant ${seeded.merchantId} --email <email> --role admin|developer|read_only)
 
   Try it:
@@ -76,6 +76,13 @@ svc sandbox is running.
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+}
+
+/** The seeded admin's password line: the temporary one until the admin chooses theirs, then how to get a new one. */
+function dashboardAdminPassword(admin: SandboxAdmin, dataDir: string): string {
+  if (!admin.temporary) return `    password:  the one you chose (forgot it? delete ${join(dataDir, 'dashboard-admin.json')} and start again for a temporary one)`;
+  return `    password:  ${admin.password}   (temporary: the first sign-in asks you to choose your own, then to set up
+               two-step verification with an authenticator app, which every admin must use)`;
 }
 
 main().catch((error: unknown) => {

@@ -3,11 +3,12 @@
  * one page per file at /docs/<name> (docs/index.md is /docs/), with a navigation bar and one stylesheet. Headings
  * get GitHub's anchors, so a link written for the repository (errors.md#request-ids) opens the same place here, and
  * links between the .md files become links between the pages. The sandbox serves these files at /docs; the stack
- * deploys them with the dashboard's site (infra/constructs/dashboard-site.ts), so each error's docUrl opens its row
+ * deploys them with the dashboard's site (infra/constructs/dashboard-site.ts), so each error's docUrl opens its entry
  * of errors.md wherever the API runs.
  *
  * @example
  * const files = buildDocsSite(); // [{ key: 'index.html', ... }, { key: 'errors.html', ... }, { key: 'assets/docs-1A2B3C4D.css', ... }]
+ * buildDocsSite({ sandboxOrigin: 'http://localhost:4100' }); // the same pages, linking to that sandbox
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -20,6 +21,13 @@ import { SITE_ICON_PATH } from './site-icon.ts';
 
 /** Where the docs live: the sandbox and the dashboard's CloudFront site both serve them at /docs/. */
 export const DOCS_PATH = '/docs';
+
+/**
+ * The sandbox's default address, as the docs write it in links and examples (`http://localhost:4010/docs/`, `curl -s
+ * localhost:4010/v1/...`). A sandbox on another PORT serves the docs with its own in its place, so what a reader
+ * copies or follows reaches the sandbox they run.
+ */
+export const SANDBOX_DEFAULT_ORIGIN = 'http://localhost:4010';
 const DOCS_DIR = fileURLToPath(new URL('../docs/', import.meta.url));
 
 /** The navigation bar, in this order (docs/index.md lists every page); the other pages follow in alphabetical order. */
@@ -78,17 +86,19 @@ export function pageHref(href: string): string {
   return href;
 }
 
-function readPages(dir: string): DocsPage[] {
+function readPages(dir: string, sandboxOrigin: string): DocsPage[] {
   const pages = readdirSync(dir)
     .filter((file) => file.endsWith('.md'))
     .map((file) => {
-      const markdown = readFileSync(join(dir, file), 'utf8');
+      const markdown = readFileSync(join(dir, file), 'utf8').replaceAll(new URL(SANDBOX_DEFAULT_ORIGIN).host, new URL(sandboxOrigin).host);
       const name = file.slice(0, -'.md'.length);
       return { name, markdown, title: /^# (.+)$/m.exec(markdown)?.[1]?.replace(/`/g, '') ?? name };
     });
   const rank = (name: string) => (NAVIGATION.includes(name) ? NAVIGATION.indexOf(name) : NAVIGATION.length);
   return pages.sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
 }
+
+const EXPLICIT_ANCHOR = /^<a id="([^"]+)"><\/a>/;
 
 function renderMarkdown(markdown: string): string {
   const seen = new Map<string, number>();
@@ -98,9 +108,12 @@ function renderMarkdown(markdown: string): string {
       if (token.type === 'link') (token as Tokens.Link).href = pageHref((token as Tokens.Link).href);
     },
     renderer: {
+      // A heading that opens with an empty anchor (`### <a id="error-parameter_missing"></a>...`, as errors.md's
+      // entries, for GitHub) takes that anchor as its own id: the heading itself is the target a docUrl opens.
       heading({ tokens, depth, text }: Tokens.Heading) {
-        const id = headingAnchor(text.replace(/`/g, ''), seen);
-        return `<h${depth} id="${id}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
+        const explicit = EXPLICIT_ANCHOR.exec(text)?.[1];
+        const id = explicit ?? headingAnchor(text.replace(/`/g, ''), seen);
+        return `<h${depth} id="${id}">${this.parser.parseInline(tokens).replace(EXPLICIT_ANCHOR, '')}</h${depth}>\n`;
       },
     },
   });
@@ -133,9 +146,12 @@ ${renderMarkdown(page.markdown)}</main>
 `;
 }
 
-/** Every page as <name>.html (index.html for docs/index.md) and the stylesheet under assets/, content-hashed. */
-export function buildDocsSite(dir: string = DOCS_DIR): PageFile[] {
-  const pages = readPages(dir);
+/**
+ * Every page as <name>.html (index.html for docs/index.md) and the stylesheet under assets/, content-hashed.
+ * `sandboxOrigin`: the address of the sandbox serving them (default SANDBOX_DEFAULT_ORIGIN, as AWS deploys them).
+ */
+export function buildDocsSite({ dir = DOCS_DIR, sandboxOrigin = SANDBOX_DEFAULT_ORIGIN }: { dir?: string; sandboxOrigin?: string } = {}): PageFile[] {
+  const pages = readPages(dir, sandboxOrigin);
   const css = new TextEncoder().encode(STYLES);
   const cssKey = `assets/docs-${createHash('sha256').update(css).digest('hex').slice(0, 8).toUpperCase()}.css`;
   const stylesheet = { key: cssKey, contents: css, contentType: 'text/css; charset=utf-8', cacheControl: ASSET_CACHE_CONTROL };

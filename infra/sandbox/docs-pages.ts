@@ -1,6 +1,6 @@
 /**
  * The sandbox's docs at /docs: docs/*.md rendered at start (infra/docs-site.ts) and served from memory, /docs/<page>
- * for each file, so an error's docUrl (http://localhost:4010/docs/errors#error-<code>) opens its row offline.
+ * for each file, so an error's docUrl (<sandbox>/docs/errors#error-<code>) opens its entry offline.
  * The interactive OpenAPI reference beside them is api-reference.ts, at /docs/openapi/.
  *
  * @example

@@ -5,7 +5,8 @@
  * of CPU at start on a busy machine. A restart of `npm start` is a new process, so it still serves a fresh build.
  *
  * @example
- * sandboxPages('GET', '/checkout'); // the checkout page, or null when the path is no page's
+ * const pages = sandboxPages(() => 'http://localhost:4010');
+ * pages('GET', '/checkout'); // the checkout page, or null when the path is no page's
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { buildCheckout, CHECKOUT_PATH } from '../../checkout/build.ts';
@@ -29,19 +30,25 @@ function builtOnFirstRequest(prefix: string, build: () => ServePage): ServePage 
   };
 }
 
-const pages: ServePage[] = [
+// Built once per process, whatever sandbox serves them: they name no address.
+const sharedPages: ServePage[] = [
   serveSiteIcon,
   builtOnFirstRequest(CHECKOUT_PATH, () => serveCheckout(buildCheckout())),
   builtOnFirstRequest(DASHBOARD_PATH, () => serveDashboard(buildDashboard())),
   serveApiReference(),
-  builtOnFirstRequest(DOCS_PATH, () => serveDocs(buildDocsSite())),
 ];
 
-/** The first page's answer for the path, in the order above (the API reference lives under /docs). */
-export function sandboxPages(method: string, pathname: string): APIGatewayProxyResult | null {
-  for (const serve of pages) {
-    const answer = serve(method, pathname);
-    if (answer) return answer;
-  }
-  return null;
+/**
+ * The pages of one sandbox, whose address `origin` answers once it listens: its docs link to it, not to the default
+ * port. The answer for a path is the first page's, in the order above, the docs last (the API reference lives under /docs).
+ */
+export function sandboxPages(origin: () => string): ServePage {
+  const pages = [...sharedPages, builtOnFirstRequest(DOCS_PATH, () => serveDocs(buildDocsSite({ sandboxOrigin: origin() })))];
+  return (method, pathname) => {
+    for (const serve of pages) {
+      const answer = serve(method, pathname);
+      if (answer) return answer;
+    }
+    return null;
+  };
 }

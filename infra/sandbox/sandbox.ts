@@ -17,7 +17,7 @@ import { startBackgroundRunner, type BackgroundRunner, type LocalBackground } fr
 import { ensureTable } from './dynamodb-local.ts';
 import { createLocalBackground } from './local-background.ts';
 import { sandboxEnvironment } from './environment.ts';
-import { startSandboxServer, type SandboxServer } from './server.ts';
+import { publicOrigin, startSandboxServer, type SandboxServer } from './server.ts';
 import type { RequestLogEntry } from './request-log.ts';
 import { createLogger } from '../../shared/observability/logger.ts';
 import { createOAuthTokenSource } from '../../shared/webhooks/oauth-tokens.ts';
@@ -134,9 +134,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const runner = await startBackgroundRunner(deps, localBackground.local);
   const server = await startSandboxServer({ deps, clock, port: options.port, host: options.host, onRequest: options.onRequest, bank, stripe });
   // The port is known only once listening; the checkout lives on the same origin.
-  config.checkoutBaseUrl = options.checkoutBaseUrl ?? server.url.replace('127.0.0.1', 'localhost');
+  config.checkoutBaseUrl = options.checkoutBaseUrl ?? publicOrigin(server.url);
   // Its own docs, served at /docs: each error's docUrl opens its entry in this sandbox (docs/errors.md).
-  config.docsBaseUrl = options.docsBaseUrl ?? docsBaseUrlAt(server.url.replace('127.0.0.1', 'localhost'));
+  config.docsBaseUrl = options.docsBaseUrl ?? docsBaseUrlAt(publicOrigin(server.url));
   return {
     url: server.url,
     deps,

@@ -80,6 +80,9 @@ function send(res: ServerResponse, answer: APIGatewayProxyResult): void {
   res.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
 }
 
+/** The address a developer uses for a sandbox listening at `url`: localhost rather than the loopback address. */
+export const publicOrigin = (url: string): string => url.replace('127.0.0.1', 'localhost');
+
 export interface SandboxServer {
   url: string;
   server: Server;
@@ -114,6 +117,9 @@ export async function startSandboxServer({
 }): Promise<SandboxServer> {
   const compiled = await loadRoutes(deps);
   const requests = new RequestLog();
+  // Set once listening: the address its pages (the docs' links and examples) name.
+  let listeningUrl = '';
+  const pages = sandboxPages(() => publicOrigin(listeningUrl));
   // Read at each answer: the sandbox knows its own docs address (its port) only once listening.
   const docsBaseUrl = () => deps.config.docsBaseUrl ?? DEFAULT_DOCS_BASE_URL;
   /** Every answer, the sandbox's own (404, 405, 413, clock) as well as the handlers', carries the request's id. */
@@ -155,7 +161,7 @@ export async function startSandboxServer({
     if (url.pathname === '/__sandbox/' && req.method === 'GET') return send(res, await sandboxPage(deps, url.searchParams, clock.now(), requests.recent()));
     const resend = req.method === 'POST' ? RESEND_PATH.exec(url.pathname) : null;
     if (resend) return send(res, crossSiteRefusal(req, { json: false }) ?? (await resendFromPage(deps, resend[1]!, body, req.headers['sec-fetch-site'] as string | undefined)));
-    const page = sandboxPages(req.method ?? 'GET', url.pathname);
+    const page = pages(req.method ?? 'GET', url.pathname);
     if (page) return send(res, page);
 
     const onPath = compiled.map((r) => ({ r, m: r.pattern.exec(url.pathname) })).filter((x) => x.m);
@@ -190,8 +196,9 @@ export async function startSandboxServer({
   answerParserErrors(server, docsBaseUrl);
   await new Promise<void>((r) => server.listen(port, host, r));
   const address = server.address() as AddressInfo;
+  listeningUrl = `http://${host}:${address.port}`;
   return {
-    url: `http://${host}:${address.port}`,
+    url: listeningUrl,
     server,
     requests,
     close: () => new Promise((r) => server.close(() => r())),

@@ -12,15 +12,22 @@
 import type { AuthenticationResultType, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { onFirstUse } from '../background/background-ports.ts';
 import { cognitoTokenVerifier, type CognitoPool } from './cognito-token-verifier.ts';
-import { IncorrectMfaCodeError, IncorrectPasswordError, MfaAlreadyEnabledError, MfaEnrolmentExpiredError, MfaNotEnabledError } from './mfa-errors.ts';
+import { IncorrectMfaCodeError, IncorrectPasswordError, MfaAlreadyEnabledError, MfaCodeUsedError, MfaEnrolmentExpiredError, MfaNotEnabledError } from './mfa-errors.ts';
 import { totpUri } from './totp.ts';
 import type { SignInResult, UserDirectory } from './user-directory.ts';
 
 /** Cognito's answers that mean "wrong credentials or code" rather than a fault of ours. */
 const REFUSALS = new Set(['NotAuthorizedException', 'UserNotFoundException', 'CodeMismatchException', 'ExpiredCodeException', 'PasswordResetRequiredException', 'UserNotConfirmedException']);
 
-/** Cognito's answers to a wrong or reused TOTP code. */
-const CODE_REFUSALS = new Set(['CodeMismatchException', 'EnableSoftwareTokenMFAException', 'ExpiredCodeException']);
+/** Cognito's answers to a wrong TOTP code. */
+const CODE_REFUSALS = new Set(['CodeMismatchException', 'EnableSoftwareTokenMFAException']);
+/**
+ * Cognito's answer to a right TOTP code used a second time within its step: ExpiredCodeException, "Your software
+ * token has already been used once." (moto takes a code again: docs/aws-harness.md).
+ */
+const CODE_USED = 'ExpiredCodeException';
+/** A refused TOTP code as our error: used already, or wrong. */
+const codeError = (error: unknown): Error | null => (errorName(error) === CODE_USED ? new MfaCodeUsedError() : CODE_REFUSALS.has(errorName(error)) ? new IncorrectMfaCodeError() : null);
 const errorName = (error: unknown) => (error as { name?: string }).name ?? '';
 
 /** Cognito's challenge names and ours. */
@@ -71,6 +78,8 @@ export function createCognitoUserDirectory(pool: CognitoPool, cognito?: CognitoI
       // Any other challenge (MFA_SETUP comes only from a pool that requires MFA, which ours does not): refused.
       return { kind: 'refused' };
     } catch (error) {
+      // A used code is told apart, so the user waits for the next one (the session stays open for it).
+      if (errorName(error) === CODE_USED) return { kind: 'refused', reason: 'code_used' };
       if (REFUSALS.has(errorName(error))) return { kind: 'refused' };
       throw error;
     }
@@ -178,7 +187,8 @@ export function createCognitoUserDirectory(pool: CognitoPool, cognito?: CognitoI
         const { Status } = await client.send(new sdk.VerifySoftwareTokenCommand({ AccessToken: accessToken, UserCode: code, FriendlyDeviceName: 'svc dashboard' }));
         if (Status !== 'SUCCESS') throw new IncorrectMfaCodeError();
       } catch (error) {
-        if (CODE_REFUSALS.has(errorName(error))) throw new IncorrectMfaCodeError();
+        const refused = codeError(error);
+        if (refused) throw refused;
         // The access token expired or was revoked: the enrolment has to start again.
         if (errorName(error) === 'NotAuthorizedException') throw new MfaEnrolmentExpiredError();
         throw error;
@@ -200,8 +210,7 @@ export function createCognitoUserDirectory(pool: CognitoPool, cognito?: CognitoI
           }),
         );
       } catch (error) {
-        if (CODE_REFUSALS.has(errorName(error)) || errorName(error) === 'NotAuthorizedException') throw new IncorrectMfaCodeError();
-        throw error;
+        throw codeError(error) ?? (errorName(error) === 'NotAuthorizedException' ? new IncorrectMfaCodeError() : error);
       }
       await setTotpPreference(user.id, false);
     },

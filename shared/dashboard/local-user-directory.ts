@@ -17,7 +17,7 @@ import { localSecretBox } from '../crypto/local-secret-box.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { join } from 'node:path';
 import { normaliseEmail } from '../domain/dashboard-user.ts';
-import { IncorrectMfaCodeError, IncorrectPasswordError, MfaAlreadyEnabledError, MfaNotEnabledError } from './mfa-errors.ts';
+import { IncorrectMfaCodeError, IncorrectPasswordError, MfaAlreadyEnabledError, MfaCodeUsedError, MfaNotEnabledError } from './mfa-errors.ts';
 import { hashPassword, PASSWORD_COST, unmatchableHash, verifyPassword, type PasswordCost } from './password-hash.ts';
 import { newTotpSecret, totpStep, totpUri } from './totp.ts';
 import type { LoginUser, SignInResult, TokenClaims, UserDirectory } from './user-directory.ts';
@@ -63,9 +63,13 @@ const isConditionFailure = (error: unknown) => error instanceof ConditionalCheck
 /** A temporary password that meets the policy: shown once, changed at first sign-in. */
 const temporaryPassword = (): string => `${randomToken(16)}-Aa1`;
 
-/** The sandbox's directory can also set a permanent password: the seeded admin's, which `npm start` prints. */
+/**
+ * The sandbox's directory can also set a password: the seeded admin's, which `npm start` prints (temporary: changed at
+ * the first sign-in, as an invited user's), and say whether a user's is still temporary.
+ */
 export interface LocalUserDirectory extends UserDirectory {
-  setPassword(userId: string, password: string): Promise<void>;
+  setPassword(userId: string, password: string, options?: { temporary?: boolean }): Promise<void>;
+  hasTemporaryPassword(userId: string): Promise<boolean>;
 }
 
 export function createLocalUserDirectory({ db, tableName, users, signingKey, secretBox, clock, authenticatorClock = systemClock, passwordCost = PASSWORD_COST }: LocalUserDirectoryOptions): LocalUserDirectory {
@@ -98,14 +102,14 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, sec
   const newLogin = (userId: string, passwordHash: string) =>
     db.send(new PutCommand({ TableName: tableName, Item: { ...keys.localLogin(userId), type: 'local_login', passwordHash, mustChangePassword: true } }));
   // An update, not a put: a new password keeps the user's MFA.
-  const savePassword = (userId: string, passwordHash: string) =>
+  const savePassword = (userId: string, passwordHash: string, temporary = false) =>
     db.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.localLogin(userId),
-        UpdateExpression: 'SET #type = :type, passwordHash = :hash, mustChangePassword = :false',
+        UpdateExpression: 'SET #type = :type, passwordHash = :hash, mustChangePassword = :temporary',
         ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':type': 'local_login', ':hash': passwordHash, ':false': false },
+        ExpressionAttributeValues: { ':type': 'local_login', ':hash': passwordHash, ':temporary': temporary },
       }),
     );
   // A jti as Cognito's tokens have: two sign-ins in one second are two tokens, two sessions.
@@ -139,12 +143,16 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, sec
     return stored;
   };
   /**
-   * Whether `code` is the current code of the user's secret, recording its step so it is never taken again. The
-   * step only grows (a conditional write), so of two requests racing with one code, one wins.
+   * Takes `code` when it is a current code of the user's secret, recording its step so it is never taken again:
+   * `used` when that step was taken already. The step only grows (a conditional write), so of two
+   * requests racing with one code, one wins.
    */
-  const takeCode = async (userId: string, sealedSecret: string, code: string): Promise<boolean> => {
+  const takeCode = async (userId: string, { mfaSecret: sealedSecret, lastMfaStep }: LocalLogin, code: string): Promise<'taken' | 'wrong' | 'used'> => {
+    if (!sealedSecret) return 'wrong';
     const step = totpStep(await secretBox.decrypt(sealedSecret, mfaSecretContext(userId)), code, authenticatorClock.now());
-    if (step === null) return false;
+    if (step === null) return 'wrong';
+    // The step just used is told apart (the app still shows that code); an older step's code is simply no longer good.
+    if (lastMfaStep !== undefined && step <= lastMfaStep) return step === lastMfaStep ? 'used' : 'wrong';
     try {
       await db.send(
         new UpdateCommand({
@@ -155,9 +163,10 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, sec
           ExpressionAttributeValues: { ':step': step, ':secret': sealedSecret },
         }),
       );
-      return true;
+      return 'taken';
     } catch (error) {
-      if (isConditionFailure(error)) return false;
+      // Taken meanwhile by a request racing with the same code; or the app was replaced, and the code is no longer its.
+      if (isConditionFailure(error)) return (await login(userId))?.mfaSecret === sealedSecret ? 'used' : 'wrong';
       throw error;
     }
   };
@@ -184,11 +193,16 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, sec
       if (!user) return { kind: 'refused' };
       if (purpose === 'mfa') {
         const stored = await login(user.id);
-        if (!stored?.mfaSecret || !(await takeCode(user.id, stored.mfaSecret, answer))) return { kind: 'refused' };
+        const taken = stored ? await takeCode(user.id, stored, answer) : 'wrong';
+        if (taken !== 'taken') return taken === 'used' ? { kind: 'refused', reason: 'code_used' } : { kind: 'refused' };
       }
       // Taken before the password is replaced or a token issued: a replayed session changes nothing.
       if (!(await takeChallenge(claims.jti, claims.exp))) return { kind: 'refused' };
-      if (purpose === 'new_password') await savePassword(user.id, await hash(answer));
+      if (purpose === 'new_password') {
+        await savePassword(user.id, await hash(answer));
+        // As Cognito: a user with MFA on (a temporary password set again) still answers a code after the new password.
+        if ((await login(user.id))?.mfaSecret) return challenge('mfa', user.id);
+      }
       return issue(user.id, user.email);
     },
     async createLogin(user) {
@@ -202,8 +216,11 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, sec
       await hash(password);
       return { temporaryPassword: password };
     },
-    async setPassword(userId, password) {
-      await savePassword(userId, await hash(password));
+    async setPassword(userId, password, { temporary = false } = {}) {
+      await savePassword(userId, await hash(password), temporary);
+    },
+    async hasTemporaryPassword(userId) {
+      return Boolean((await login(userId))?.mustChangePassword);
     },
     async mfaEnabled(userId) {
       return Boolean((await login(userId))?.mfaSecret);
@@ -236,7 +253,8 @@ export function createLocalUserDirectory({ db, tableName, users, signingKey, sec
     async disableMfa(user, password, code) {
       const stored = await loginWithPassword(user.id, password);
       if (!stored.mfaSecret) throw new MfaNotEnabledError();
-      if (!(await takeCode(user.id, stored.mfaSecret, code))) throw new IncorrectMfaCodeError();
+      const taken = await takeCode(user.id, stored, code);
+      if (taken !== 'taken') throw taken === 'used' ? new MfaCodeUsedError() : new IncorrectMfaCodeError();
       await db.send(new UpdateCommand({ TableName: tableName, Key: keys.localLogin(user.id), UpdateExpression: 'REMOVE mfaSecret, lastMfaStep' }));
     },
     // The session the API keeps is what signs out here: the sandbox's tokens have nothing else to revoke.

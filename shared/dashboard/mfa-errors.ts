@@ -12,11 +12,22 @@ export class IncorrectPasswordError extends ApiError {
   }
 }
 
-/** The code is not the one the authenticator app shows now, or was already used. */
+/** The code is not the one the authenticator app shows now. */
 export class IncorrectMfaCodeError extends ApiError {
   constructor() {
-    super(400, 'incorrect_mfa_code', 'The code is wrong, expired or already used: enter the code your authenticator app shows now.', { field: 'code' });
+    super(400, 'incorrect_mfa_code', 'The code is wrong or expired: enter the code your authenticator app shows now.', { field: 'code' });
     this.name = 'IncorrectMfaCodeError';
+  }
+}
+
+/**
+ * The code is right but was already used (a code is taken once, RFC 6238 5.2): the app shows the same one until its
+ * 30-second step ends, so the user waits for the next. Cognito answers this case apart too (ExpiredCodeException).
+ */
+export class MfaCodeUsedError extends ApiError {
+  constructor() {
+    super(400, 'mfa_code_already_used', 'This code was already used: wait for your authenticator app to show the next one (a new code every 30 seconds) and enter it.', { field: 'code' });
+    this.name = 'MfaCodeUsedError';
   }
 }
 

@@ -5,6 +5,7 @@
 import type { CoreDeps } from '../deps.ts';
 import { sessionIdOf } from './dashboard-sessions.ts';
 import { InvalidCredentialsError } from './errors.ts';
+import { MfaCodeUsedError } from './mfa-errors.ts';
 import type { SignInResult } from './user-directory.ts';
 import type { ApiResult } from '../http/handler-types.ts';
 
@@ -13,7 +14,8 @@ import type { ApiResult } from '../http/handler-types.ts';
  * its session (shared/dashboard/dashboard-sessions.ts): `mfa` when it answered an authenticator app's code.
  */
 export async function signInAnswer(deps: CoreDeps, result: SignInResult, now: number, { mfa }: { mfa: boolean }): Promise<ApiResult> {
-  if (result.kind === 'refused') throw new InvalidCredentialsError();
+  // A used code says so (the password was right already): the user waits for the next one on the same form.
+  if (result.kind === 'refused') throw result.reason === 'code_used' ? new MfaCodeUsedError() : new InvalidCredentialsError();
   if (result.kind === 'challenge') return { statusCode: 200, body: { challenge: result.challenge, challengeSession: result.challengeSession } };
   const user = await deps.users.get(result.userId);
   // A login whose user item is gone (removed meanwhile) signs nobody in.

@@ -10,7 +10,7 @@ import type { RateLimit } from '../domain/merchant.ts';
 import { SignInLockedError, SignInRateLimitedError } from './errors.ts';
 import { SIGN_IN_COUNTER, SIGN_IN_RATE } from './sign-in-rate.ts';
 import { isLoopback } from '../http/client-address.ts';
-import { IncorrectMfaCodeError, IncorrectPasswordError } from './mfa-errors.ts';
+import { IncorrectMfaCodeError, IncorrectPasswordError, MfaCodeUsedError } from './mfa-errors.ts';
 import { lockedForMs } from '../domain/sign-in-lockout.ts';
 
 /**
@@ -25,7 +25,7 @@ export async function withReservedAttempt<T>(deps: CoreDeps, email: string, now:
   try {
     outcome = await check();
   } catch (error) {
-    if (!(error instanceof IncorrectPasswordError || error instanceof IncorrectMfaCodeError)) await deps.users.releaseSignInAttempt(email, now);
+    if (!(error instanceof IncorrectPasswordError || error instanceof IncorrectMfaCodeError || error instanceof MfaCodeUsedError)) await deps.users.releaseSignInAttempt(email, now);
     throw error;
   }
   if (!failed(outcome)) await deps.users.releaseSignInAttempt(email, now);

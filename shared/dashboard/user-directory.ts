@@ -15,7 +15,7 @@ export interface TokenClaims {
 export type SignInResult =
   | { kind: 'token'; token: string; expiresAt: string; userId: string }
   | { kind: 'challenge'; challenge: ChallengeName; challengeSession: string }
-  | { kind: 'refused' };
+  | { kind: 'refused'; reason?: 'code_used' };
 
 /** The steps a sign-in may ask for: an authenticator app's code, or a new password in place of a temporary one. */
 export type ChallengeName = 'mfa' | 'new_password';
@@ -37,6 +37,7 @@ export interface UserDirectory extends UserTokenVerifier {
   /**
    * Answers a challenge of signIn with the code (mfa) or the new password (new_password). `refused` for a session of
    * another challenge than the route's, and for one already answered: a challenge session gives one token at most.
+   * A right code already used is `refused` with reason `code_used`, and leaves the session open for the next code.
    */
   respond(challengeSession: string, challenge: ChallengeName, answer: string): Promise<SignInResult>;
   /**
@@ -62,7 +63,7 @@ export interface UserDirectory extends UserTokenVerifier {
   startMfaEnrolment(user: LoginUser, password: string): Promise<MfaEnrolment>;
   /** Turns MFA on once the app shows a right code. Throws IncorrectMfaCodeError or MfaEnrolmentExpiredError. */
   confirmMfaEnrolment(user: LoginUser, enrolmentState: string, code: string): Promise<void>;
-  /** Turns MFA off with the password and a current code. Throws IncorrectPasswordError, IncorrectMfaCodeError or MfaNotEnabledError. */
+  /** Turns MFA off with the password and a current code. Throws IncorrectPasswordError, IncorrectMfaCodeError, MfaCodeUsedError or MfaNotEnabledError. */
   disableMfa(user: LoginUser, password: string, code: string): Promise<void>;
 }
 

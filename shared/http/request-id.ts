@@ -38,7 +38,7 @@ export const requestIdOf = (event: Pick<APIGatewayProxyEvent, 'requestContext'>,
 export const requestIdFor = (apiGatewayRequestId: string): string => `req_${apiGatewayRequestId}`;
 
 /**
- * The docs entry of an error code: its row in the table of docs/errors.md carries `<a id="error-<code>">`.
+ * The docs entry of an error code: its heading in docs/errors.md carries the anchor `error-<code>`.
  *
  * @example
  * docUrlFor('http://localhost:4010/docs/errors', 'parameter_invalid') // 'http://localhost:4010/docs/errors#error-parameter_invalid'

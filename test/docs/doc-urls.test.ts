@@ -65,4 +65,18 @@ describe("each error's docUrl, followed against the sandbox", { timeout: 120_000
     expect((await fetch(`${sandbox.url}/docs`, { redirect: 'manual' })).headers.get('location')).toBe('/docs/');
     expect((await fetch(`${sandbox.url}/docs/openapi/`)).status).toBe(200);
   });
+
+  it("links and examples name this sandbox's address, not the default port 4010", async () => {
+    expect(new URL(origin).port).not.toBe('4010');
+    const index = await (await fetch(`${sandbox.url}/docs/`)).text();
+    expect(index).toContain(`<a href="${origin}/docs/">${origin}/docs/</a>`);
+    expect(index).toContain(`href="${origin}/docs/openapi/"`);
+    const guide = await (await fetch(`${sandbox.url}/docs/guide`)).text();
+    expect(guide).toContain(`export SVC=${origin}`);
+    expect(guide).toContain(`${origin}/docs/errors#error-&lt;code&gt;`);
+    // Every page, the index and each it links to.
+    const links = [...new Set([...index.matchAll(/href="(\/docs\/[^"#]*)/g)].map((m) => m[1]!))];
+    expect(links.length).toBeGreaterThan(15);
+    for (const link of links) expect(await (await fetch(`${sandbox.url}${link}`)).text(), link).not.toMatch(/localhost:4010/);
+  });
 });

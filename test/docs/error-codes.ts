@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICE_CODES } from '../../shared/domain/decline-codes.ts';
 
-/** The page whose table is the error catalogue: every error body's docUrl opens one of its rows. */
+/** The page of the error catalogue: every error body's docUrl opens one of its entries. */
 export const ERRORS_PAGE = 'docs/errors.md';
 
 function sources(dir: string): string[] {
@@ -37,12 +37,29 @@ export function answeredCodes(): Set<string> {
   return codes;
 }
 
-/** The rows of the catalogue: `| status | code cell | meaning |`, the code cell holding the code(s) and their anchors. */
-export function catalogueRows(): { status: number; cell: string; meaning: string }[] {
-  const page = readFileSync(ERRORS_PAGE, 'utf8');
-  const catalogue = page.slice(page.indexOf('\n## Catalogue'), page.indexOf('\n## Request ids'));
-  return [...catalogue.matchAll(/^\| (\d{3}) \| (.+?) \| (.+) \|$/gm)].map((m) => ({ status: Number(m[1]), cell: m[2]!, meaning: m[3]! }));
+/** One code's entry in the catalogue: the heading `### <a id="error-<code>"></a>\`<code>\`` and the text up to the next heading. */
+export interface CatalogueEntry {
+  code: string;
+  /** The heading's anchor. */
+  anchor: string;
+  body: string;
 }
 
-/** Every code the catalogue lists. */
-export const catalogueCodes = (): string[] => catalogueRows().flatMap((row) => [...row.cell.matchAll(/`([a-z_]+)`/g)].map((c) => c[1]!));
+/** The catalogue section of the errors page: from its heading to the next section's. */
+export function catalogueSection(): string {
+  const page = readFileSync(ERRORS_PAGE, 'utf8');
+  return page.slice(page.indexOf('\n## Catalogue'), page.indexOf('\n## Request ids'));
+}
+
+/** The entries of the catalogue, in order. */
+export function catalogueEntries(): CatalogueEntry[] {
+  const parts = catalogueSection().split(/^(?=### )/m).slice(1);
+  return parts.map((part) => {
+    const heading = /^### <a id="([^"]+)"><\/a>`([a-z_]+)`\n/.exec(part);
+    if (!heading) throw new Error(`a catalogue heading that is not an entry: ${part.split('\n')[0]}`);
+    return { anchor: heading[1]!, code: heading[2]!, body: part.slice(heading[0].length) };
+  });
+}
+
+/** Every code the catalogue has an entry for. */
+export const catalogueCodes = (): string[] => catalogueEntries().map((entry) => entry.code);

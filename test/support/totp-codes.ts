@@ -12,11 +12,17 @@ const STEP_MS = 30_000;
 export interface TestAuthenticator {
   /** A code not given before, valid now. */
   nextCode(): Promise<string>;
+  /** The code nextCode gave last (to replay one already used); it stays valid within ±1 step of its own. */
+  lastCode(): string;
 }
 
 export function testAuthenticator(secret: string, clock: OffsetClock): TestAuthenticator {
   let lastStep = -Infinity;
   return {
+    lastCode() {
+      if (lastStep === -Infinity) throw new Error('no code given yet');
+      return totpCode(secret, lastStep * STEP_MS);
+    },
     async nextCode() {
       for (;;) {
         const current = Math.floor(clock.now() / STEP_MS);

@@ -25,6 +25,7 @@ function mfaErrorMessage(error: unknown): string {
   const words: Record<string, string> = {
     incorrect_password: s.wrongPassword,
     incorrect_mfa_code: s.wrongCode,
+    mfa_code_already_used: s.usedCode,
     mfa_enrolment_expired: s.expired,
     mfa_already_enabled: s.alreadyOn,
     mfa_not_enabled: s.alreadyOff,

@@ -85,10 +85,13 @@ describe('dashboard MFA (TOTP) enrolment and sign-in, sandbox directory', { time
     const me = await sandbox.request('GET', '/v1/dashboard/me', { headers: { authorization: `Bearer ${signedIn.body.token}` } });
     expect(me.status).toBe(200);
 
-    // Replay: a second sign-in with the code just used (still inside its 30-second window) is refused.
+    // Replay: a second sign-in with the code just used (still inside its 30-second window) is refused, saying the
+    // code was used (not that it is wrong), and the same challenge then takes the app's next code.
     const again = await signIn(user.email);
     const replayed = await answerMfa(again.body.challengeSession, code);
-    expect(replayed.status).toBe(401);
+    expect(replayed.status, replayed.text).toBe(400);
+    expect(replayed.body).toMatchObject({ code: 'mfa_code_already_used', field: 'code', message: expect.stringMatching(/already used: wait for .* next one/) });
+    expect(replayed.body.token).toBeUndefined();
     expect((await answerMfa(again.body.challengeSession, await app.nextCode())).status).toBe(200);
   });
 
@@ -110,7 +113,9 @@ describe('dashboard MFA (TOTP) enrolment and sign-in, sandbox directory', { time
     const code = totpCode(started.body.secret, sandbox.authenticatorClock.now());
     expect((await user.request('POST', '/v1/dashboard/me/mfa/enrolment/confirm', { body: { enrolmentSession: started.body.enrolmentSession, code } })).status).toBe(200);
     const challenge = await signIn(user.email);
-    expect((await answerMfa(challenge.body.challengeSession, code)).status).toBe(401);
+    const reused = await answerMfa(challenge.body.challengeSession, code);
+    expect(reused.status).toBe(400);
+    expect(reused.body.code).toBe('mfa_code_already_used');
   });
 
   it('refuses to start with a wrong password (400, not 401: the user stays signed in) and when MFA is already on', async () => {
@@ -155,6 +160,11 @@ describe('dashboard MFA (TOTP) enrolment and sign-in, sandbox directory', { time
     const wrongPassword = await user.request('POST', '/v1/dashboard/me/mfa/disable', { body: { password: 'Not-The-Password-1', code: '123456' } });
     expect(wrongPassword.body).toMatchObject({ code: 'incorrect_password', field: 'password' });
     expect((await user.request('GET', '/v1/dashboard/me/mfa')).body).toEqual({ enabled: true });
+    // The code that confirmed the enrolment is used: said so, and MFA stays on.
+    const used = await user.request('POST', '/v1/dashboard/me/mfa/disable', { body: { password: TEST_PASSWORD, code: app.lastCode() } });
+    expect(used.status, used.text).toBe(400);
+    expect(used.body).toMatchObject({ code: 'mfa_code_already_used', field: 'code' });
+    expect((await user.request('GET', '/v1/dashboard/me/mfa')).body).toEqual({ enabled: true });
 
     const off = await user.request('POST', '/v1/dashboard/me/mfa/disable', { body: { password: TEST_PASSWORD, code: await app.nextCode() } });
     expect(off.status, off.text).toBe(200);
@@ -174,6 +184,20 @@ describe('dashboard MFA (TOTP) enrolment and sign-in, sandbox directory', { time
     const { user } = await userWithMfa();
     await sandbox.userDirectory.setPassword(user.userId, 'Another-Good-Pass-7');
     expect((await signIn(user.email, 'Another-Good-Pass-7')).body.challenge).toBe('mfa');
+  });
+
+  it('asks a user with MFA on for a code after a temporary password is replaced, as Cognito does: no token without it', async () => {
+    const { user, app } = await userWithMfa('admin');
+    await sandbox.userDirectory.setPassword(user.userId, 'Temporary-Pass-77', { temporary: true });
+    const first = await signIn(user.email, 'Temporary-Pass-77');
+    expect(first.body.challenge).toBe('new_password');
+    const replaced = await sandbox.request('POST', '/v1/dashboard/auth/new-password', { body: { challengeSession: first.body.challengeSession, newPassword: 'Chosen-Again-Pass-8' } });
+    expect(replaced.status, replaced.text).toBe(200);
+    expect(replaced.body).toEqual({ challenge: 'mfa', challengeSession: expect.any(String) });
+    const signedIn = await answerMfa(replaced.body.challengeSession, await app.nextCode());
+    expect(signedIn.body.token).toEqual(expect.any(String));
+    const me = await sandbox.request('GET', '/v1/dashboard/me', { headers: { authorization: `Bearer ${signedIn.body.token}` } });
+    expect(me.body.mfaRequired).toBe(false);
   });
 
   it('locks the email after repeated wrong codes, as after wrong passwords: then even the right code gets no token', async () => {
