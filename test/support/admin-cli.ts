@@ -19,11 +19,17 @@ const VIA_NPM = ['npm', ['run', '--silent', 'admin', '--']] as const;
  * given one. Started directly (the package script is `tsx bin/admin.ts`), or `viaNpm` as typed, which costs two more
  * Node.js processes per run: one test goes that way, the rest directly.
  */
-export function runAdminCli(args: string[], { sandboxDir = mkdtempSync(join(tmpdir(), 'svc-admin-')), viaNpm = false }: { sandboxDir?: string; viaNpm?: boolean } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runAdminCli(
+  args: string[],
+  { sandboxDir = mkdtempSync(join(tmpdir(), 'svc-admin-')), viaNpm = false, followSandboxFile = false }: { sandboxDir?: string; viaNpm?: boolean; followSandboxFile?: boolean } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const { endpoint, tableName } = testConnection();
   const [command, prefix] = viaNpm ? VIA_NPM : DIRECT;
+  // followSandboxFile: no database named to the command, so it takes <sandboxDir>/sandbox.json's, as an operator's run does.
+  const { DYNAMODB_ENDPOINT: _endpoint, DYNAMODB_PORT: _port, TABLE_NAME: _table, ...inherited } = process.env;
+  const database = followSandboxFile ? {} : { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName };
   return new Promise((resolve) => {
-    execFile(command, [...prefix, ...args], { cwd: PROJECT_ROOT, env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName, SANDBOX_DIR: sandboxDir } }, (error, stdout, stderr) =>
+    execFile(command, [...prefix, ...args], { cwd: PROJECT_ROOT, env: { ...inherited, ...database, SANDBOX_DIR: sandboxDir } }, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
