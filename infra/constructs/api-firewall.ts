@@ -52,7 +52,7 @@ export const clientIpFunctionCode = (): string =>
  * logs bodies, so no card data reaches them.
  *
  * @example
- * new ApiFirewall(this, 'Firewall', { config, stage: api.restApi.deploymentStage });
+ * new ApiFirewall(this, 'Firewall', { config, stage: api.restApi.deploymentStage, edgeMarker });
  */
 export class ApiFirewall extends Construct {
   readonly webAcl: CfnWebACL;
