@@ -3,6 +3,7 @@
  * shared/admin/ and prints their result, as text or, with --json, as exactly one JSON object on stdout.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { AdminError } from '../shared/admin/errors.ts';
 import { replayParkedRecord } from '../shared/admin/dead-letters.ts';
@@ -76,7 +77,8 @@ Commands:
 
 Without --aws it acts on the sandbox that runs with SANDBOX_DIR (default .sandbox): its DynamoDB Local and table
 come from <SANDBOX_DIR>/sandbox.json, written by \`npm start\` (DYNAMODB_ENDPOINT or DYNAMODB_PORT and TABLE_NAME,
-when given, win), its local keys from <SANDBOX_DIR>/keys. With --aws it acts on the deployed
+when given, win; the file's endpoint must be loopback, and the one in use is printed on stderr), its local keys from
+<SANDBOX_DIR>/keys. With --aws it acts on the deployed
 table: TABLE_NAME and AWS_REGION, SECRETS_KMS_KEY_ARN for \`credentials load\`, and USER_POOL_ID and
 USER_POOL_CLIENT_ID (the stack's outputs) for \`users create\`, which then has Cognito email the invitation.
 --json prints exactly one JSON object on stdout. Exit codes: 0 done, 1 refused or failed, 2 usage error.`;
@@ -447,6 +449,8 @@ function openTarget(aws: boolean): Target {
     };
   }
   const env = adminSandboxEnvironment();
+  // On stderr, so --json keeps stdout one object: the operator sees where a database they did not name is.
+  if (env.endpointSource !== 'environment') process.stderr.write(`Sandbox: table ${env.tableName} at ${env.dynamoEndpoint} (from ${env.endpointSource === 'default' ? 'the defaults' : join(env.dataDir, 'sandbox.json')}).\n`);
   const db = createDocumentClient({ tableName: env.tableName, endpoint: env.dynamoEndpoint });
   return {
     stores: { merchants: createMerchantStore(db, env.tableName), apiKeys: createApiKeyStore(db, env.tableName) },

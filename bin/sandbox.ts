@@ -39,7 +39,7 @@ async function main() {
 
   const api = sandbox.url.replace('127.0.0.1', 'localhost');
   // The admin CLI reads it to act on this sandbox's table whatever its ports (docs/operations.md).
-  writeRunningSandbox(env.dataDir, { url: api, dynamoEndpoint: dynamo.endpoint, tableName: env.tableName });
+  const running = writeRunningSandbox(env.dataDir, { url: api, dynamoEndpoint: dynamo.endpoint, tableName: env.tableName });
   console.log(`
 svc sandbox is running.
 
@@ -70,6 +70,8 @@ ${dashboardAdminPassword(dashboardAdmin, env.dataDir)}
 `);
 
   const shutdown = async () => {
+    // First: a stopped sandbox leaves no file naming its (soon free) DynamoDB port.
+    running.remove();
     await sandbox.stop();
     await dynamo.stop();
     process.exit(0);

@@ -7,6 +7,7 @@ import { Api } from './constructs/api.ts';
 import { ApiFirewall } from './constructs/api-firewall.ts';
 import { CheckoutSite } from './constructs/checkout-site.ts';
 import { DashboardSite } from './constructs/dashboard-site.ts';
+import { EdgeMarker } from './constructs/edge-marker.ts';
 import { DataStore } from './constructs/data-store.ts';
 import { provideNeeds } from './constructs/provide-needs.ts';
 import { Monitoring } from './constructs/monitoring.ts';
@@ -32,6 +33,8 @@ export class PaymentsStack extends Stack {
   readonly keys: ServiceKeys;
   readonly api: Api;
   readonly firewall: ApiFirewall;
+  /** The secret our CloudFront sites send the API, rotated on both ends (docs/runbook.md, "The edge marker"). */
+  readonly edgeMarker: EdgeMarker;
   readonly monitoring: Monitoring;
   readonly webhooks: Webhooks;
   readonly sessionExpiry: SessionExpiry;
@@ -62,10 +65,12 @@ export class PaymentsStack extends Stack {
       // A daily run works through everything due that day, one item at a time: far more than a request's 10 s.
       this.dailyWorkers[workerId] = new WorkerFunction(this, workerId, { config, dataStore: this.dataStore, queues: {}, timeout: Duration.minutes(5) });
     }
-    this.checkoutSite = new CheckoutSite(this, 'CheckoutSite', { config, restApi: this.api.restApi });
+    this.edgeMarker = new EdgeMarker(this, 'EdgeMarker', { config });
+    this.checkoutSite = new CheckoutSite(this, 'CheckoutSite', { config, restApi: this.api.restApi, edgeMarker: this.edgeMarker });
     this.checkoutSite.useAsCheckoutBaseUrl(Object.values(this.api.routeFunctions).map((f) => f.function));
-    this.dashboardSite = new DashboardSite(this, 'DashboardSite', { config, restApi: this.api.restApi });
-    this.firewall = new ApiFirewall(this, 'Firewall', { config, stage: this.api.restApi.deploymentStage });
+    this.dashboardSite = new DashboardSite(this, 'DashboardSite', { config, restApi: this.api.restApi, edgeMarker: this.edgeMarker });
+    this.edgeMarker.rotateOn([this.checkoutSite.distribution, this.dashboardSite.distribution]);
+    this.firewall = new ApiFirewall(this, 'Firewall', { config, stage: this.api.restApi.deploymentStage, edgeMarker: this.edgeMarker });
 
     this.userPool = new DashboardUserPool(this, 'DashboardUsers', { config });
     // Routes that take a user token verify it against the pool; those that sign in or manage logins get their actions (provideNeeds).

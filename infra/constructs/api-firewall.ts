@@ -1,17 +1,20 @@
-import { ArnFormat, Fn, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Stack } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { CfnLoggingConfiguration, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
-import { Construct, type IConstruct } from 'constructs';
+import { Construct } from 'constructs';
 import { DEFAULT_MAX_BODY_BYTES } from '../../shared/config.ts';
 import { CLIENT_IP_HEADER, EDGE_MARKER_HEADER } from '../../shared/http/client-address.ts';
 import type { StageConfig } from '../stage-config.ts';
+import type { EdgeMarker } from './edge-marker.ts';
 import { perStackCreation } from './physical-names.ts';
 
 export interface ApiFirewallProps {
   config: StageConfig;
   /** The API stage the web ACL protects. */
   stage: Stage;
+  /** The secret our CloudFront sites send in X-Svc-Edge: the values the WAF accepts as our edge's. */
+  edgeMarker: EdgeMarker;
 }
 
 /** Rule names double as CloudWatch metric names (per stage, so stages in one account do not mix). */
@@ -32,13 +35,6 @@ export const SIGN_IN_WAF_LIMIT = 100;
 const SIGN_IN_PATHS = '/v1/dashboard/auth/';
 
 /**
- * The value our CloudFront sites send the API in EDGE_MARKER_HEADER: the stack's UUID, known to the template only, not
- * to the public. A request carrying it came through our edge, whose X-Svc-Client-Ip (set from the viewer's address)
- * the WAF then trusts; any other request is counted by its source address and may not carry that header at all.
- */
-export const edgeMarker = (scope: IConstruct): string => Fn.select(2, Fn.split('/', Stack.of(scope).stackId));
-
-/**
  * The CloudFront Function (viewer request) of the sites' API behaviours: X-Svc-Client-Ip set to the viewer's address,
  * whatever the viewer sent in it (CloudFront appends to X-Forwarded-For instead, whose first address the client chooses).
  */
@@ -51,17 +47,18 @@ export const clientIpFunctionCode = (): string =>
  * see the real client: the source address of direct calls (merchants' servers), and for calls through our CloudFront
  * sites (checkout, dashboard), whose source is an edge server shared by many viewers, the viewer's address the edge
  * put in X-Svc-Client-Ip (a forwarded-IP rule; WAF reads the header's first address). A request that carries that
- * header without our edge's marker is blocked, so no one else can choose the address they are counted under. Its logs leave out the Authorization header (the
- * merchant's secret key); WAF never logs bodies, so no card data reaches them.
+ * header without our edge's marker (a secret, edge-marker.ts) is blocked, so no one else can choose the address they
+ * are counted under. Its logs leave out the Authorization header (the merchant's secret key) and the marker; WAF never
+ * logs bodies, so no card data reaches them.
  *
  * @example
- * new ApiFirewall(this, 'Firewall', { config, stage: api.restApi.deploymentStage });
+ * new ApiFirewall(this, 'Firewall', { config, stage: api.restApi.deploymentStage, edgeMarker });
  */
 export class ApiFirewall extends Construct {
   readonly webAcl: CfnWebACL;
   readonly logs: LogGroup;
 
-  constructor(scope: Construct, id: string, { config, stage }: ApiFirewallProps) {
+  constructor(scope: Construct, id: string, { config, stage, edgeMarker }: ApiFirewallProps) {
     super(scope, id);
     const metricPrefix = `svc-payments-${config.stage}`;
     const visibility = (name: string) => ({ metricName: `${metricPrefix}-${name}`, cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true });
@@ -74,8 +71,9 @@ export class ApiFirewall extends Construct {
     });
 
     const none = [{ priority: 0, type: 'NONE' }];
+    // The marker's current value, and around a rotation the one before or after (edge-marker.ts).
     const fromEdge: CfnWebACL.StatementProperty = {
-      byteMatchStatement: { fieldToMatch: { singleHeader: { Name: EDGE_MARKER_HEADER } }, positionalConstraint: 'EXACTLY', searchString: edgeMarker(this), textTransformations: none },
+      regexPatternSetReferenceStatement: { arn: edgeMarker.accepted.attrArn, fieldToMatch: { singleHeader: { Name: EDGE_MARKER_HEADER } }, textTransformations: none },
     };
     const notFromEdge: CfnWebACL.StatementProperty = { notStatement: { statement: fromEdge } };
     const hasClientIp: CfnWebACL.StatementProperty = {
@@ -158,7 +156,8 @@ export class ApiFirewall extends Construct {
     const logging = new CfnLoggingConfiguration(this, 'Logging', {
       resourceArn: this.webAcl.attrArn,
       logDestinationConfigs: [Stack.of(this).formatArn({ service: 'logs', resource: 'log-group', resourceName: this.logs.logGroupName, arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
-      redactedFields: [{ singleHeader: { Name: 'authorization' } }],
+      // The merchant's secret key, and the edge marker: whoever reads it could choose their client address.
+      redactedFields: [{ singleHeader: { Name: 'authorization' } }, { singleHeader: { Name: EDGE_MARKER_HEADER } }],
     });
     logging.node.addDependency(this.logs);
   }

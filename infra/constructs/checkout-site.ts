@@ -23,7 +23,7 @@ const CHECKOUT_PAGE: StaticPage = {
  * `url` is the base of every session's checkoutUrl.
  *
  * @example
- * const site = new CheckoutSite(this, 'CheckoutSite', { config, restApi: api.restApi });
+ * const site = new CheckoutSite(this, 'CheckoutSite', { config, restApi: api.restApi, edgeMarker });
  * site.useAsCheckoutBaseUrl(Object.values(api.routeFunctions).map((f) => f.function));
  */
 export class CheckoutSite extends StaticSite {

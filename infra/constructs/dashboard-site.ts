@@ -20,7 +20,7 @@ const DASHBOARD_PAGE: StaticPage = {
  * (docs/*.md rendered at synth, infra/docs-site.ts) are served beside it at /docs/: each error's docUrl opens there.
  *
  * @example
- * const site = new DashboardSite(this, 'DashboardSite', { config, restApi: api.restApi });
+ * const site = new DashboardSite(this, 'DashboardSite', { config, restApi: api.restApi, edgeMarker });
  * new CfnOutput(this, 'DashboardUrl', { value: `${site.url}/dashboard/` });
  */
 export class DashboardSite extends StaticSite {

@@ -31,7 +31,8 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ASSET_CACHE_CONTROL, PAGE_CACHE_CONTROL } from '../../checkout/page-headers.ts';
 import { EDGE_MARKER_HEADER } from '../../shared/http/client-address.ts';
-import { clientIpFunctionCode, edgeMarker } from './api-firewall.ts';
+import { clientIpFunctionCode } from './api-firewall.ts';
+import type { EdgeMarker } from './edge-marker.ts';
 import { SITE_ICON_CACHE_CONTROL, SITE_ICON_DIR, SITE_ICON_PATH } from '../site-icon.ts';
 import type { CustomDomain, HostedZoneRef, StageConfig } from '../stage-config.ts';
 
@@ -69,6 +70,8 @@ export interface StaticSiteProps {
   page: StaticPage;
   /** The /v1 API: the site's API behaviours forward to its stage, so the page calls the API on its own origin. */
   restApi: IRestApi;
+  /** The value the site's API origin sends in X-Svc-Edge, the WAF's proof a request came through our edge. */
+  edgeMarker: EdgeMarker;
   /**
    * The cache behaviours that reach the API, by path pattern, in CloudFront's matching order. `scope` is the site,
    * for any policy they create.
@@ -91,7 +94,7 @@ export interface StaticSiteProps {
 }
 
 /** What the stack gives each of our sites; the rest of StaticSiteProps is the site's own. */
-export type SiteProps = Pick<StaticSiteProps, 'config' | 'restApi' | 'assetDir'>;
+export type SiteProps = Pick<StaticSiteProps, 'config' | 'restApi' | 'edgeMarker' | 'assetDir'>;
 
 /**
  * One of our static pages in AWS: a private bucket behind CloudFront (origin access control), HTTPS only, the same
@@ -151,7 +154,7 @@ export class StaticSite extends Construct {
     const apiOrigin = new HttpOrigin(`${restApi.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
       originPath: `/${config.stage}`,
       // The WAF's proof a request came through our edge, so it trusts the client address the edge adds (api-firewall.ts).
-      customHeaders: { [EDGE_MARKER_HEADER]: edgeMarker(this) },
+      customHeaders: { [EDGE_MARKER_HEADER]: props.edgeMarker.value },
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [OriginSslPolicy.TLS_V1_2],
     });

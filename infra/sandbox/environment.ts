@@ -1,5 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
+import { isLoopback } from '../../shared/http/client-address.ts';
 
 /**
  * The sandbox's settings, from the environment with documented defaults. The admin CLI reads the same ones, so
@@ -42,9 +44,27 @@ export interface RunningSandbox {
 
 const runningSandboxFile = (dataDir: string) => join(dataDir, 'sandbox.json');
 
-/** Records where a started sandbox listens and keeps its data (`npm start` calls it once listening). */
-export function writeRunningSandbox(dataDir: string, running: RunningSandbox): void {
-  writeFileSync(runningSandboxFile(dataDir), `${JSON.stringify(running, null, 2)}\n`);
+/**
+ * Records where a started sandbox listens and keeps its data (`npm start` calls it once listening), readable by its
+ * owner only. A file left there (by a crashed run, or planted: a link included) is replaced, never written through.
+ * The answer removes the record at shutdown, unless another sandbox has written its own since.
+ */
+export function writeRunningSandbox(dataDir: string, running: RunningSandbox): { remove(): void } {
+  const file = runningSandboxFile(dataDir);
+  const content = `${JSON.stringify(running, null, 2)}\n`;
+  rmSync(file, { force: true });
+  writeFileSync(file, content, { mode: 0o600, flag: 'wx' });
+  return {
+    remove: () => {
+      let current: string | undefined;
+      try {
+        current = readFileSync(file, 'utf8');
+      } catch {
+        return;
+      }
+      if (current === content) rmSync(file, { force: true });
+    },
+  };
 }
 
 function readRunningSandbox(dataDir: string): RunningSandbox | null {
@@ -56,22 +76,41 @@ function readRunningSandbox(dataDir: string): RunningSandbox | null {
   }
 }
 
+/** Whether a DynamoDB endpoint is on this machine: localhost or a loopback address, never a name that merely starts like one. */
+export function isLoopbackEndpoint(endpoint: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return (url.protocol === 'http:' || url.protocol === 'https:') && (host === 'localhost' || (isIP(host) !== 0 && isLoopback(host)));
+}
+
+/** Where the admin CLI's sandbox database came from, for the line it prints before acting. */
+export type EndpointSource = 'environment' | 'sandbox.json' | 'default';
+
 /**
  * The admin CLI's sandbox: the database and table of the sandbox that runs with this SANDBOX_DIR (it wrote them to
  * sandbox.json), so a sandbox started with DYNAMODB_PORT or TABLE_NAME needs them repeated only for SANDBOX_DIR.
- * A variable given to the command wins; without the file, the same defaults as `npm start`.
+ * A variable given to the command wins; without the file, the same defaults as `npm start`. The file's endpoint must
+ * be loopback: a sandbox's DynamoDB Local always is, and a planted file must not send the CLI's reads and writes
+ * (merchants, key hashes, sealed credentials) to another machine (docs/security.md, round 4, finding 6).
  *
  * @example
- * adminSandboxEnvironment({ SANDBOX_DIR: '/tmp/sb' }) // { dynamoEndpoint: 'http://127.0.0.1:8999', tableName: ..., ... }
+ * adminSandboxEnvironment({ SANDBOX_DIR: '/tmp/sb' }) // { dynamoEndpoint: 'http://127.0.0.1:8999', endpointSource: 'sandbox.json', ... }
  */
-export function adminSandboxEnvironment(env: NodeJS.ProcessEnv = process.env): SandboxEnvironment {
+export function adminSandboxEnvironment(env: NodeJS.ProcessEnv = process.env): SandboxEnvironment & { endpointSource: EndpointSource } {
   const defaults = sandboxEnvironment(env);
-  const running = readRunningSandbox(defaults.dataDir);
-  if (!running) return defaults;
   const explicitEndpoint = env.DYNAMODB_ENDPOINT !== undefined || env.DYNAMODB_PORT !== undefined;
-  return {
-    ...defaults,
-    dynamoEndpoint: explicitEndpoint ? defaults.dynamoEndpoint : running.dynamoEndpoint,
-    tableName: env.TABLE_NAME ?? running.tableName,
-  };
+  const running = readRunningSandbox(defaults.dataDir);
+  if (!running) return { ...defaults, endpointSource: explicitEndpoint ? 'environment' : 'default' };
+  if (explicitEndpoint) return { ...defaults, tableName: env.TABLE_NAME ?? running.tableName, endpointSource: 'environment' };
+  if (!isLoopbackEndpoint(running.dynamoEndpoint)) {
+    throw new Error(
+      `${runningSandboxFile(defaults.dataDir)} names DynamoDB at ${running.dynamoEndpoint}, which is not this machine: a sandbox's DynamoDB Local is always on loopback, so the file is refused. Remove it, or give DYNAMODB_ENDPOINT to the command.`,
+    );
+  }
+  return { ...defaults, dynamoEndpoint: running.dynamoEndpoint, tableName: env.TABLE_NAME ?? running.tableName, endpointSource: 'sandbox.json' };
 }

@@ -8,7 +8,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 
 export const CLIENT_IP_HEADER = 'x-svc-client-ip';
-/** Sent by CloudFront to the API origin with a value only the stack knows: the WAF's proof a request came through us. */
+/** Sent by CloudFront to the API origin with a rotated secret (infra/constructs/edge-marker.ts): the WAF's proof a request came through us. */
 export const EDGE_MARKER_HEADER = 'x-svc-edge';
 
 const headerValue = (headers: APIGatewayProxyEvent['headers'] | null | undefined, name: string): string | undefined =>

@@ -1,12 +1,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankCredentialsContext } from '../../shared/admin/bank-credentials.ts';
 import { localSecretBox } from '../../shared/crypto/local-secret-box.ts';
 import { CLI_TEST_TIMEOUT_MS, runAdminCli } from '../support/admin-cli.ts';
-import { scanTable } from '../support/dynamo.ts';
+import { scanTable, testConnection } from '../support/dynamo.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
+import { writeRunningSandbox } from '../../infra/sandbox/environment.ts';
 
 // The CLI runs beside the sandbox with the sandbox's environment: the run's DynamoDB Local, its own key directory.
 const sandboxDir = mkdtempSync(join(tmpdir(), 'svc-admin-cli-'));
@@ -58,6 +61,41 @@ describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     const box = localSecretBox(join(sandboxDir, 'keys'));
     expect(await box.decrypt(ciphertext, bankCredentialsContext(merchant.id, 'bank_direct'))).toBe(content);
     await expect(box.decrypt(ciphertext, bankCredentialsContext(merchant.id, 'bank_otp'))).rejects.toThrow(/another record/);
+  });
+
+  it('follows sandbox.json to a loopback DynamoDB Local and says on stderr which one it acts on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-admin-file-'));
+    const { endpoint, tableName } = testConnection();
+    writeRunningSandbox(dir, { url: 'http://localhost:4999', dynamoEndpoint: endpoint, tableName });
+
+    const { code, stdout, stderr } = await runAdminCli(['merchant', 'create', '--name', 'Acme', '--json'], { sandboxDir: dir, followSandboxFile: true });
+
+    expect({ code, stderr }).toEqual({ code: 0, stderr: `Sandbox: table ${tableName} at ${endpoint} (from ${join(dir, 'sandbox.json')}).\n` });
+    expect(await sandbox.deps.merchants.get(JSON.parse(stdout).merchantId)).toMatchObject({ name: 'Acme' });
+  });
+
+  it('refuses a planted sandbox.json naming another machine: exit 1, a clear message, and that machine hears nothing (round 4, finding 6)', async () => {
+    // A listener on every address, named by this machine's own non-loopback address: as another host would be.
+    const heard: string[] = [];
+    const listener = createServer((req, res) => {
+      heard.push(`${req.method} ${String(req.headers['x-amz-target'])}`);
+      res.writeHead(400, { 'content-type': 'application/x-amz-json-1.0' }).end('{}');
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '0.0.0.0', resolve));
+    const external = Object.values(networkInterfaces()).flat().find((i) => i && !i.internal && i.family === 'IPv4')?.address ?? '192.0.2.1';
+    const planted = `http://${external}:${(listener.address() as AddressInfo).port}`;
+    const dir = mkdtempSync(join(tmpdir(), 'svc-admin-planted-'));
+    writeFileSync(join(dir, 'sandbox.json'), JSON.stringify({ url: 'http://localhost:4999', dynamoEndpoint: planted, tableName: 'svc-sandbox' }), { mode: 0o644 });
+
+    try {
+      const { code, stdout, stderr } = await runAdminCli(['merchant', 'show', '--merchant', 'mer_planted'], { sandboxDir: dir, followSandboxFile: true });
+
+      expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+      expect(stderr).toBe(`Error: ${join(dir, 'sandbox.json')} names DynamoDB at ${planted}, which is not this machine: a sandbox's DynamoDB Local is always on loopback, so the file is refused. Remove it, or give DYNAMODB_ENDPOINT to the command.\n`);
+      expect(heard).toEqual([]);
+    } finally {
+      await new Promise((resolve) => listener.close(resolve));
+    }
   });
 
   it('answers a usage error with exit code 2, the command’s usage and no stack trace', async () => {

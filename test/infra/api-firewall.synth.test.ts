@@ -2,6 +2,7 @@
  * Issue 21, finding 10: the WAF's per-client limits see the real client behind our CloudFront sites (not the edge
  * server's address), no one else may choose the address they are counted under, and sign-in has a limit of its own.
  */
+import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIREWALL_RULES, SIGN_IN_WAF_LIMIT } from '../../infra/constructs/api-firewall.ts';
@@ -12,11 +13,15 @@ import { devStack } from './dev-stack.ts';
 import { SYNTH_TIMEOUT_MS } from './stage-context.ts';
 
 type Json = Record<string, any>;
-const MARKER = { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] };
-const FROM_EDGE = {
-  ByteMatchStatement: { FieldToMatch: { SingleHeader: { Name: EDGE_MARKER_HEADER } }, PositionalConstraint: 'EXACTLY', SearchString: MARKER, TextTransformations: [{ Priority: 0, Type: 'NONE' }] },
-};
-const NOT_FROM_EDGE = { NotStatement: { Statement: FROM_EDGE } };
+/** The edge marker (edge-marker.synth.test.ts checks its secret): its value by dynamic reference, the WAF's accepted values. */
+const marker = (stack: PaymentsStack) => ({ 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: stack.getLogicalId(stack.edgeMarker.secret.node.defaultChild as CfnElement) }, ':SecretString:::}}']] });
+const fromEdge = (stack: PaymentsStack) => ({
+  RegexPatternSetReferenceStatement: {
+    Arn: { 'Fn::GetAtt': [stack.getLogicalId(stack.edgeMarker.accepted), 'Arn'] },
+    FieldToMatch: { SingleHeader: { Name: EDGE_MARKER_HEADER } },
+    TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+  },
+});
 const SIGN_IN_PATH = {
   ByteMatchStatement: { FieldToMatch: { UriPath: {} }, PositionalConstraint: 'CONTAINS', SearchString: '/v1/dashboard/auth/', TextTransformations: [{ Priority: 0, Type: 'LOWERCASE' }] },
 };
@@ -26,8 +31,12 @@ describe('API firewall: per-client limits behind CloudFront, and sign-in’s own
   let stack: PaymentsStack;
   let resources: Record<string, Json>;
   let rules: Json[];
+  let FROM_EDGE: Json;
+  let NOT_FROM_EDGE: Json;
   beforeAll(() => {
     stack = devStack();
+    FROM_EDGE = fromEdge(stack);
+    NOT_FROM_EDGE = { NotStatement: { Statement: FROM_EDGE } };
     resources = Template.fromStack(stack).toJSON().Resources as Record<string, Json>;
     const acl = Object.values(resources).find((r) => r.Type === 'AWS::WAFv2::WebACL')!;
     rules = acl.Properties.Rules as Json[];
@@ -86,7 +95,7 @@ describe('API firewall: per-client limits behind CloudFront, and sign-in’s own
       const config = distribution.Properties.DistributionConfig;
       const apiOrigins = (config.Origins as Json[]).filter((o) => o.CustomOriginConfig);
       expect(apiOrigins).toHaveLength(1);
-      expect(apiOrigins[0]!.OriginCustomHeaders).toEqual([{ HeaderName: EDGE_MARKER_HEADER, HeaderValue: MARKER }]);
+      expect(apiOrigins[0]!.OriginCustomHeaders).toEqual([{ HeaderName: EDGE_MARKER_HEADER, HeaderValue: marker(stack) }]);
       const apiBehaviors = (config.CacheBehaviors as Json[]).filter((b) => b.TargetOriginId === apiOrigins[0]!.Id);
       expect(apiBehaviors.length).toBeGreaterThan(0);
       for (const behavior of apiBehaviors) {

@@ -4,6 +4,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { CheckoutSite } from '../../infra/constructs/checkout-site.ts';
+import { EdgeMarker } from '../../infra/constructs/edge-marker.ts';
 import { readStageConfig } from '../../infra/stage-config.ts';
 
 /**
@@ -14,7 +15,7 @@ function synthesize(context: Record<string, string> = {}) {
   const app = new App({ context: { stage: 'dev', ...context } });
   const stack = new Stack(app, 'CheckoutSiteTest');
   const config = readStageConfig(app.node);
-  const site = new CheckoutSite(stack, 'CheckoutSite', { config, restApi: RestApi.fromRestApiId(stack, 'Api', 'abc123') });
+  const site = new CheckoutSite(stack, 'CheckoutSite', { config, restApi: RestApi.fromRestApiId(stack, 'Api', 'abc123'), edgeMarker: new EdgeMarker(stack, 'EdgeMarker', { config }) });
   const fn = new LambdaFunction(stack, 'CreateSession', { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('export const handler = () => {}') });
   site.useAsCheckoutBaseUrl([fn]);
   return { template: Template.fromStack(stack), stack };

@@ -271,9 +271,9 @@ describe('production readiness', () => {
       expect(JSON.stringify(association.Properties.ResourceArn)).toContain(`"Ref":"${dev.idOf(dev.stack.api.restApi.deploymentStage)}"`);
     });
 
-    it('logs WAF decisions to an aws-waf-logs- group without the Authorization header', () => {
+    it('logs WAF decisions to an aws-waf-logs- group without the Authorization header or the edge marker', () => {
       dev.template.hasResourceProperties('AWS::WAFv2::LoggingConfiguration', {
-        RedactedFields: [{ SingleHeader: { Name: 'authorization' } }],
+        RedactedFields: [{ SingleHeader: { Name: 'authorization' } }, { SingleHeader: { Name: 'x-svc-edge' } }],
       });
       // The one log group WAF writes to: named aws-waf-logs-* (WAF's rule), and the configuration names that group.
       const logs = dev.resources[dev.idOf(dev.stack.firewall.logs)]!;

@@ -7,6 +7,7 @@ import { CHECKOUT_CSP } from '../../checkout/page-headers.ts';
 import { DASHBOARD_CSP } from '../../dashboard/page-headers.ts';
 import { CheckoutSite } from '../../infra/constructs/checkout-site.ts';
 import { DashboardSite } from '../../infra/constructs/dashboard-site.ts';
+import { EdgeMarker } from '../../infra/constructs/edge-marker.ts';
 import { readStageConfig } from '../../infra/stage-config.ts';
 
 /** What every StaticSite does, checked on both of ours; what only the checkout does is in checkout-site.synth.test.ts. */
@@ -20,7 +21,10 @@ describe.each(SITES)('$name (StaticSite)', ({ name, Site, prefix, api, csp, refe
   const app = new App({ context: { stage: 'dev' } });
   const stack = new Stack(app, `${name}Test`);
   Aspects.of(stack).add(new AwsSolutionsChecks());
-  new Site(stack, name, { config: readStageConfig(app.node), restApi: RestApi.fromRestApiId(stack, 'Api', 'abc123') });
+  const config = readStageConfig(app.node);
+  const edgeMarker = new EdgeMarker(stack, 'EdgeMarker', { config });
+  const site = new Site(stack, name, { config, restApi: RestApi.fromRestApiId(stack, 'Api', 'abc123'), edgeMarker });
+  edgeMarker.rotateOn([site.distribution]);
   const template = Template.fromStack(stack);
 
   it('keeps the bucket private, TLS-only, and readable by CloudFront through origin access control', () => {

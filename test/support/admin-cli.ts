@@ -21,12 +21,15 @@ const VIA_NPM = ['npm', ['run', '--silent', 'admin', '--']] as const;
  */
 export function runAdminCli(
   args: string[],
-  { sandboxDir = mkdtempSync(join(tmpdir(), 'svc-admin-')), viaNpm = false, env = {} }: { sandboxDir?: string; viaNpm?: boolean; env?: NodeJS.ProcessEnv } = {},
+  { sandboxDir = mkdtempSync(join(tmpdir(), 'svc-admin-')), viaNpm = false, followSandboxFile = false, env = {} }: { sandboxDir?: string; viaNpm?: boolean; followSandboxFile?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const { endpoint, tableName } = testConnection();
   const [command, prefix] = viaNpm ? VIA_NPM : DIRECT;
+  // followSandboxFile: no database named to the command, so it takes <sandboxDir>/sandbox.json's, as an operator's run does.
+  const { DYNAMODB_ENDPOINT: _endpoint, DYNAMODB_PORT: _port, TABLE_NAME: _table, ...inherited } = process.env;
+  const database = followSandboxFile ? {} : { DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName };
   return new Promise((resolve) => {
-    execFile(command, [...prefix, ...args], { cwd: PROJECT_ROOT, env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: tableName, SANDBOX_DIR: sandboxDir, ...env } }, (error, stdout, stderr) =>
+    execFile(command, [...prefix, ...args], { cwd: PROJECT_ROOT, env: { ...inherited, ...database, SANDBOX_DIR: sandboxDir, ...env } }, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
