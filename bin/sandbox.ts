@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMerchant, type MerchantKeys } from '../shared/admin/merchant-admin.ts';
+import { GATEWAY_IDS } from '../shared/domain/merchant.ts';
 import { seedSandboxAdmin } from '../shared/dashboard/sandbox-admin.ts';
 import { startDynamoLocal } from '../infra/sandbox/dynamodb-local.ts';
 import { PersistentOffsetClock } from '../infra/sandbox/persistent-clock.ts';
@@ -46,6 +47,7 @@ async function main() {
   writeRunningSandbox(env.dataDir, { url: api, dynamoEndpoint: dynamo.endpoint, tableName: env.tableName });
   console.log(`
 svc sandbox is running.
+${simulationNote(sandbox.deps.config.simulatedGateways ?? [])}
 
   API:       ${api}/v1
   Checkout:  ${api}/checkout?session=<reference>
@@ -80,6 +82,13 @@ svc sandbox is running.
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+}
+
+/** What the sandbox's networks are: simulators, live mode included, unless a GATEWAY_*_URL sent one elsewhere. */
+function simulationNote(simulated: readonly string[]): string {
+  const elsewhere = GATEWAY_IDS.filter((id) => !simulated.includes(id));
+  const note = 'Every network here is simulated, live mode included: no real bank or Stripe is called and no real money moves.';
+  return elsewhere.length === 0 ? note : `${note}\nExcept ${elsewhere.join(', ')}: a GATEWAY_*_URL variable sends that traffic elsewhere (docs/connectors.md).`;
 }
 
 main().catch((error: unknown) => {
