@@ -87,8 +87,8 @@ ${simulationNote(sandbox.deps.config.simulatedGateways ?? [])}
 /** What the sandbox's networks are: simulators, live mode included, unless a GATEWAY_*_URL sent one elsewhere. */
 function simulationNote(simulated: readonly string[]): string {
   const elsewhere = GATEWAY_IDS.filter((id) => !simulated.includes(id));
-  const note = 'Every network here is simulated, live mode included: no real bank or Stripe is called and no real money moves.';
-  return elsewhere.length === 0 ? note : `${note}\nExcept ${elsewhere.join(', ')}: a GATEWAY_*_URL variable sends that traffic elsewhere (docs/connectors.md).`;
+  if (elsewhere.length === 0) return 'Every network here is simulated, live mode included: no real bank or Stripe is called and no real money moves.';
+  return `Every network here is simulated, live mode included, except ${elsewhere.join(', ')}: GATEWAY_*_URL sends that traffic elsewhere (docs/connectors.md).`;
 }
 
 main().catch((error: unknown) => {
