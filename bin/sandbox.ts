@@ -3,6 +3,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { GATEWAY_IDS } from '../shared/domain/merchant.ts';
 import { seedSandboxAdmin, type SandboxAdmin } from '../shared/dashboard/sandbox-admin.ts';
 import { startDynamoLocal } from '../infra/sandbox/dynamodb-local.ts';
 import { PersistentOffsetClock } from '../infra/sandbox/persistent-clock.ts';
@@ -42,6 +43,7 @@ async function main() {
   const running = writeRunningSandbox(env.dataDir, { url: api, dynamoEndpoint: dynamo.endpoint, tableName: env.tableName });
   console.log(`
 svc sandbox is running.
+${simulationNote(sandbox.deps.config.simulatedGateways ?? [])}
 
   API:       ${api}/v1
   Checkout:  ${api}/checkout?session=<reference>
@@ -85,6 +87,13 @@ function dashboardAdminPassword(admin: SandboxAdmin, dataDir: string): string {
   if (!admin.temporary) return `    password:  the one you chose (forgot it? delete ${join(dataDir, 'dashboard-admin.json')} and start again for a temporary one)`;
   return `    password:  ${admin.password}   (temporary: the first sign-in asks you to choose your own, then to set up
                two-step verification with an authenticator app, which every admin must use)`;
+}
+
+/** What the sandbox's networks are: simulators, live mode included, unless a GATEWAY_*_URL sent one elsewhere. */
+function simulationNote(simulated: readonly string[]): string {
+  const elsewhere = GATEWAY_IDS.filter((id) => !simulated.includes(id));
+  if (elsewhere.length === 0) return 'Every network here is simulated, live mode included: no real bank or Stripe is called and no real money moves.';
+  return `Every network here is simulated, live mode included, except ${elsewhere.join(', ')}: GATEWAY_*_URL sends that traffic elsewhere (docs/connectors.md).`;
 }
 
 main().catch((error: unknown) => {

@@ -15,6 +15,11 @@ export interface ServiceConfig {
    * Never set in AWS, where the sender refuses loopback, private, link-local and metadata addresses.
    */
   allowLoopbackWebhooks?: boolean;
+  /**
+   * Sandbox only: the gateways whose traffic, live and test, goes to the sandbox's built-in simulators. Their
+   * checkout sessions answer `simulated: true`, and the page says no real money moves. Never set in AWS.
+   */
+  simulatedGateways?: readonly string[];
   /** Base of each error's docUrl (`<base>#error-<code>`): the errors page of the docs (docs/errors.md). Default: shared/http/request-id.ts. */
   docsBaseUrl?: string;
 }

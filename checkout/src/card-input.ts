@@ -9,9 +9,9 @@ import { FIELD_ERRORS } from './messages.ts';
 
 export const digitsOf = (value: string): string => value.replace(/\D/g, '');
 
-const BRAND_NAMES: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express' };
+const BRAND_NAMES: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', maestro: 'Maestro', amex: 'American Express' };
 
-/** The name of a brand id (visa, mastercard, amex) for the buyer; unknown ids are shown as they come. */
+/** The name of a brand id (visa, mastercard, maestro, amex) for the buyer; unknown ids are shown as they come. */
 export const brandLabel = (brand: string): string => BRAND_NAMES[brand] ?? (brand === 'unknown' ? '' : brand);
 
 /** The brand of a number being typed, for the buyer, or '' while it cannot be told. */

@@ -70,6 +70,10 @@ function showClosed(reason: ClosedReason | 'completed' | 'not_found', declineRea
   const why = reason === 'max_failures_reached' ? (declineReason ?? lastDeclineReason) : null;
   byId('closed-reason-text').textContent = why ?? '';
   show(byId('closed-reason'), why !== null);
+  // Nothing is left to do here: the way back to the shop, as the receipt offers it (no session, no shop to name).
+  const target = reason === 'not_found' ? null : safeReturnUrl(current?.returnUrl ?? null);
+  if (target) byId<HTMLAnchorElement>('closed-return').href = target;
+  show(byId('closed-actions'), Boolean(target));
   const changed = view !== 'closed';
   showView('closed');
   if (changed) byId('closed-title').focus();

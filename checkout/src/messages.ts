@@ -2,6 +2,7 @@
  * Every text the buyer reads that the page decides itself, in Spanish for Venezuelan buyers. Decline reasons are
  * not here: they come from the transaction (declineReason), written by the service.
  */
+import type { CardFunding } from '../../shared/domain/payment-data.ts';
 import type { ClosedReason } from '../../shared/domain/session-state.ts';
 
 /** Amounts are written for Venezuelan buyers, whatever the browser's own locale: `Bs. 1.250,50`. */
@@ -62,6 +63,7 @@ export function otpEntriesLeft(entries: number | null): string {
 export const payLabel = (amount: string): string => `Pagar ${amount}`;
 export const PROCESSING_LABEL = 'Procesando el pago…';
 export const storedCardLabel = (brand: string, lastFour: string): string => `${brand} terminada en ${lastFour}`;
+export const FUNDING_LABELS: Record<CardFunding, string> = { debit: 'Débito', credit: 'Crédito', prepaid: 'Prepagada' };
 export const APPROVED_TEXT = 'Guarda o imprime este comprobante.';
 export const APPROVED_NO_RETURN = 'Guarda o imprime este comprobante; después puedes cerrar esta página.';
 export const ALREADY_PAID_TITLE = 'Este pago ya fue realizado';

@@ -7,7 +7,7 @@ import { formatMoney } from '../../shared/domain/money-format.ts';
 import type { CheckoutSession, ChargeResult } from './checkout-api.ts';
 import { brandLabel } from './card-input.ts';
 import { byId, show } from './dom.ts';
-import { AMOUNT_LOCALE, storedCardLabel } from './messages.ts';
+import { AMOUNT_LOCALE, FUNDING_LABELS, storedCardLabel } from './messages.ts';
 
 type ReceiptTransaction = ChargeResult['transaction'];
 
@@ -17,7 +17,7 @@ export function formatPaidAt(iso: string): string {
   return new Intl.DateTimeFormat(spanish, { day: 'numeric', month: 'long', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(new Date(iso));
 }
 
-export function renderReceipt(transaction: ReceiptTransaction, session: Pick<CheckoutSession, 'description' | 'test'>, businessName: string): void {
+export function renderReceipt(transaction: ReceiptTransaction, session: Pick<CheckoutSession, 'description' | 'test' | 'simulated'>, businessName: string): void {
   byId('receipt-merchant').textContent = businessName;
   byId('receipt-amount').textContent = formatMoney(transaction.amountMinor, transaction.currency, AMOUNT_LOCALE);
   const description = session.description ?? '';
@@ -26,11 +26,19 @@ export function renderReceipt(transaction: ReceiptTransaction, session: Pick<Che
   const card = transaction.card;
   byId('receipt-card').textContent = card ? storedCardLabel(brandLabel(card.brand) || 'Tarjeta', card.lastFour) : '';
   show(byId('receipt-card-row'), Boolean(card));
+  // Only what the brand or the network told: no row rather than a guess (no source names the issuing bank).
+  const funding = card?.funding ? FUNDING_LABELS[card.funding] : '';
+  byId('receipt-funding').textContent = funding;
+  show(byId('receipt-funding-row'), Boolean(funding));
   const paidAt = byId<HTMLTimeElement>('receipt-date');
   paidAt.dateTime = transaction.createdAt;
   paidAt.textContent = formatPaidAt(transaction.createdAt);
   byId('receipt-reference').textContent = transaction.reference;
-  byId('receipt-authorization').textContent = transaction.processorReference ?? '';
-  show(byId('receipt-authorization-row'), Boolean(transaction.processorReference));
-  show(byId('receipt-test'), session.test);
+  // What the buyer can quote to their bank: the issuer's authorization code (Stripe), the bank's reference (Mercantil).
+  byId('receipt-authorization').textContent = transaction.authorizationCode ?? '';
+  show(byId('receipt-authorization-row'), Boolean(transaction.authorizationCode));
+  byId('receipt-bank-reference').textContent = transaction.processorReference ?? '';
+  show(byId('receipt-bank-reference-row'), Boolean(transaction.processorReference));
+  // A receipt printed in the sandbox must not pass for a real one, live mode included.
+  show(byId('receipt-test'), session.test || session.simulated);
 }

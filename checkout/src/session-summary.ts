@@ -27,7 +27,9 @@ export class SessionSummary {
     const description = byId('description');
     description.textContent = session.description ?? '';
     show(description, Boolean(session.description));
-    show(byId('test-banner'), session.test);
+    // A simulated network (the sandbox's) moves no money in either mode: its banner says so, and covers test mode.
+    show(byId('sandbox-banner'), session.simulated);
+    show(byId('test-banner'), session.test && !session.simulated);
     this.expiresAt = Date.parse(session.expiresAt);
   }
 

@@ -9,7 +9,7 @@
 import { t } from './i18n.ts';
 
 /** Brand names do not change with the language. */
-const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express' };
+const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', maestro: 'Maestro', amex: 'American Express' };
 
 export const brandName = (brand: string | null | undefined): string => (brand && brand !== 'unknown' ? (BRANDS[brand] ?? brand) : '');
 

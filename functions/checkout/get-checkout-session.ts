@@ -16,5 +16,5 @@ export const { build, handler, schemas } = defineApiHandler(manifest.getCheckout
   const current = await settleStaleAttempt(deps, req.auth.merchant, checkoutSession(req.auth), req.now);
   const session = await openProcessorPayment(deps, req.auth.merchant, current, req.now);
   const card = session.cardToken ? await deps.cards.get(session.cardToken) : null;
-  return { statusCode: 200, body: toCheckoutView(session, card, req.auth.merchant, req.now) };
+  return { statusCode: 200, body: toCheckoutView(session, card, req.auth.merchant, req.now, deps.config.simulatedGateways) };
 }, { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment });

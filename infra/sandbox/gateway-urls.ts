@@ -62,6 +62,11 @@ export function checkSandboxGatewayUrls(env: NodeJS.ProcessEnv): void {
 export function sandboxGatewayUrls(simulators: Record<GatewayId, string>, env: NodeJS.ProcessEnv): Record<GatewayId, GatewayUrls> {
   checkSandboxGatewayUrls(env);
   return Object.fromEntries(
-    GATEWAY_IDS.map((id) => [id, env[GATEWAY_URL_VARIABLES[id]] ? gatewayUrls(id, env) : { live: simulators[id], test: simulators[id] }]),
+    GATEWAY_IDS.map((id) => [id, simulated(id, env) ? { live: simulators[id], test: simulators[id] } : gatewayUrls(id, env)]),
   ) as Record<GatewayId, GatewayUrls>;
 }
+
+/** The gateways left on their simulator: live mode there moves no money either. */
+export const simulatedGateways = (env: NodeJS.ProcessEnv): GatewayId[] => GATEWAY_IDS.filter((id) => simulated(id, env));
+
+const simulated = (id: GatewayId, env: NodeJS.ProcessEnv): boolean => !env[GATEWAY_URL_VARIABLES[id]];

@@ -10,7 +10,7 @@ import { docsBaseUrlAt } from '../../shared/http/request-id.ts';
 import { createDocumentClient } from '../../shared/store/dynamo-client.ts';
 import type { InstrumentableClient } from '../../shared/observability/call-counter.ts';
 import { startSandboxBank, type SandboxBank } from './bank/sandbox-bank.ts';
-import { sandboxGatewayUrls } from './gateway-urls.ts';
+import { sandboxGatewayUrls, simulatedGateways } from './gateway-urls.ts';
 import { startMercantilSimulator, type MercantilSimulator } from './mercantil/mercantil-simulator.ts';
 import { startStripeSimulator, type StripeSimulator } from './stripe/stripe-simulator.ts';
 import { startBackgroundRunner, type BackgroundRunner, type LocalBackground } from './background-runner.ts';
@@ -94,6 +94,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     keyCacheTtlMs: options.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS,
     maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
     allowLoopbackWebhooks: true,
+    simulatedGateways: simulatedGateways(options.gatewayEnv ?? process.env),
     docsBaseUrl: options.docsBaseUrl,
   };
   const logger = createLogger({ logLevel: options.logLevel ?? 'WARN' });

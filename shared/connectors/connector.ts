@@ -60,6 +60,11 @@ export interface GatewayProfile {
    * which judges them, instead of being refused by ours.
    */
   testCardsFailingLuhn?: readonly string[];
+  /**
+   * The processor reference of an approval is the processor's own object id (Stripe's pi_...), which the buyer's
+   * bank does not know: the merchant reads it, the buyer's receipt leaves it out.
+   */
+  internalReference?: boolean;
 }
 
 /** Base URLs per environment; equal when the network has one address for both. */

@@ -3,7 +3,7 @@
  */
 import { attemptsLeft } from './charge-transitions.ts';
 import { forBuyer } from './decline-codes.ts';
-import { GATEWAYS, type Merchant } from './merchant.ts';
+import { GATEWAYS, type GatewayId, type Merchant } from './merchant.ts';
 import { logoPath, publicBusinessName } from './merchant-branding.ts';
 import { documentRequired } from './payment-data.ts';
 import type { Prefill } from './prefill.ts';
@@ -33,13 +33,29 @@ export function effectivePrefill(prefill: Prefill | null, card: StoredCardFacts 
   return Object.keys(out).length > 0 ? out : null;
 }
 
+/**
+ * A transaction as the buyer's browser sees it: forBuyer's generic decline, and no processor reference where it is
+ * the processor's own id (Stripe's PaymentIntent), which the buyer's bank does not know; the merchant keeps it.
+ */
+export function buyerTransaction<T extends { status: unknown; errorCode?: unknown; declineReason?: unknown; processorReference?: unknown }>(t: T, gateway: GatewayId): T {
+  const seen = forBuyer(t);
+  return GATEWAYS[gateway].internalReference ? { ...seen, processorReference: null } : seen;
+}
+
 /** Whom the buyer pays: the public business name and the logo's URL on the checkout's origin (null without one). */
 export const checkoutMerchant = (merchant: Pick<Merchant, 'id' | 'name' | 'businessName' | 'logo'>) => ({
   businessName: publicBusinessName(merchant),
   logoUrl: merchant.logo ? logoPath(merchant.id, merchant.logo) : null,
 });
 
-export function toCheckoutView(session: Session, card: StoredCardFacts | null, merchant: Pick<Merchant, 'id' | 'name' | 'businessName' | 'logo'>, now: number) {
+/** `simulatedGateways`: the sandbox's config (ServiceConfig); absent in AWS, where no session is simulated. */
+export function toCheckoutView(
+  session: Session,
+  card: StoredCardFacts | null,
+  merchant: Pick<Merchant, 'id' | 'name' | 'businessName' | 'logo'>,
+  now: number,
+  simulatedGateways: readonly string[] = [],
+) {
   const { status, closedReason } = effectiveState(stateOf(session), now);
   return {
     reference: session.reference,
@@ -62,7 +78,8 @@ export function toCheckoutView(session: Session, card: StoredCardFacts | null, m
     storedCard: card ? { brand: card.brand, lastFour: card.lastFour } : null,
     returnUrl: session.returnUrl,
     // The bank's code stays with the merchant (GET /v1/sessions); the buyer reads a generic decline.
-    lastTransaction: session.lastTransaction && forBuyer(session.lastTransaction),
+    lastTransaction: session.lastTransaction && buyerTransaction(session.lastTransaction, session.gateway),
     test: session.mode === 'test',
+    simulated: simulatedGateways.includes(session.gateway),
   };
 }

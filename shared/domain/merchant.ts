@@ -21,14 +21,23 @@ export interface GatewayEntry extends Omit<ConnectorCapabilities, 'testEnvironme
   supportsTestMode: boolean;
   /** The network's documented test cards that fail Luhn: test mode sends them to the network (connector.ts). */
   testCardsFailingLuhn: readonly string[];
+  /** The approval's processor reference is the processor's own id, not for the buyer's receipt (connector.ts). */
+  internalReference: boolean;
 }
 
 /** Every gateway of every registered connector (shared/connectors/profiles.ts), by the id merchants are put on. */
 export const GATEWAYS = Object.fromEntries(
   Object.entries(CONNECTOR_GATEWAYS).flatMap(([connector, gateways]) =>
-    Object.entries(gateways as Record<string, GatewayProfile>).map(([id, { currency, capabilities, testCardsFailingLuhn }]) => {
+    Object.entries(gateways as Record<string, GatewayProfile>).map(([id, { currency, capabilities, testCardsFailingLuhn, internalReference }]) => {
       const { testEnvironment, ...rest } = capabilities;
-      const entry: GatewayEntry = { connector: connector as ConnectorId, currency, ...rest, supportsTestMode: testEnvironment, testCardsFailingLuhn: testCardsFailingLuhn ?? [] };
+      const entry: GatewayEntry = {
+        connector: connector as ConnectorId,
+        currency,
+        ...rest,
+        supportsTestMode: testEnvironment,
+        testCardsFailingLuhn: testCardsFailingLuhn ?? [],
+        internalReference: internalReference ?? false,
+      };
       return [id, entry];
     }),
   ),

@@ -27,6 +27,8 @@ export interface PaymentData {
 export interface CardSummary {
   brand: string;
   lastFour: string;
+  /** What the network said of the card when it approved it (Stripe's funding, Mercantil's tdd/tdc); absent otherwise. */
+  funding?: CardFunding;
   expMonth: number;
   expYear: number;
   holderName: string | null;
@@ -55,12 +57,31 @@ export function luhnValid(number: string): boolean {
   return sum % 10 === 0;
 }
 
+/**
+ * The card's network from its IIN (first digits), as the networks publish them (Wikipedia, "Payment card number",
+ * IIN table): Mastercard 51-55 and 222100-272099, Maestro 5018, 5020, 5038, 5893, 6304, 6759, 6761-6763 (Venezuelan
+ * debit cards, Mercantil's test debit card 501878... among them), American Express 34 and 37, Visa 4.
+ *
+ * @example
+ * cardBrand('501878201234567890') // 'maestro'
+ */
 export function cardBrand(number: string): string {
   if (/^4/.test(number)) return 'visa';
-  if (/^(5[1-5]|2(2[2-9]|[3-6]\d|7[01]|720))/.test(number)) return 'mastercard';
+  if (/^(5[1-5]|2(22[1-9]|2[3-9]\d|[3-6]\d\d|7[01]\d|720))/.test(number)) return 'mastercard';
+  if (/^(5018|5020|5038|5893|6304|6759|676[1-3])/.test(number)) return 'maestro';
   if (/^3[47]/.test(number)) return 'amex';
   return 'unknown';
 }
+
+export const CARD_FUNDINGS = ['credit', 'debit', 'prepaid'] as const;
+/** Debit, credit or prepaid, where a source tells; null where none does (never guessed). */
+export type CardFunding = (typeof CARD_FUNDINGS)[number];
+
+/**
+ * What the brand alone says of the funding: Maestro is a debit network. Visa and Mastercard issue every kind under
+ * their IINs, so only the network's answer (Stripe's funding, Mercantil's tdd/tdc) tells those apart.
+ */
+export const fundingOfBrand = (brand: string): CardFunding | null => (brand === 'maestro' ? 'debit' : null);
 
 /** A run of 12 or more digits (spaces and dashes allowed between them): a card number, never part of a name. */
 const DIGIT_RUN = /\d(?:[ -]?\d){11,}/g;

@@ -4,7 +4,7 @@
 import { buildEvent, type EventEnvelope } from './events.ts';
 import type { Currency, GatewayId } from './merchant.ts';
 import { metadataOf, type Metadata } from './metadata.ts';
-import type { CardSummary } from './payment-data.ts';
+import { fundingOfBrand, type CardFunding, type CardSummary } from './payment-data.ts';
 import { refundedMinor, toRefundResource, type Refund, type RefundResource } from './refund.ts';
 import type { DocumentType } from './prefill.ts';
 import type { Mode } from './session-state.ts';
@@ -33,6 +33,8 @@ export interface Transaction {
   card: CardSummary | null;
   document: { type: DocumentType; id: string } | null;
   processorReference: string | null;
+  /** The issuer's authorization code of the approval, where the network returns one (Stripe); absent otherwise. */
+  authorizationCode?: string;
   declineReason: string | null;
   errorCode: string | null;
   /** Technical reason of a rejection, for the merchant's support team (not for the buyer). */
@@ -72,8 +74,9 @@ export type TransactionResource = {
   sessionReference: string | null;
   amountMinor: number;
   currency: Currency;
-  card: { brand: string; lastFour: string } | null;
+  card: { brand: string; lastFour: string; funding: CardFunding | null } | null;
   processorReference: string | null;
+  authorizationCode: string | null;
   declineReason: string | null;
   errorCode: string | null;
   createdAt: string;
@@ -103,8 +106,9 @@ export const toTransactionResource = (t: Transaction): TransactionResource => ({
   sessionReference: t.sessionReference,
   amountMinor: t.amountMinor,
   currency: t.currency,
-  card: t.card ? { brand: t.card.brand, lastFour: t.card.lastFour } : null,
+  card: t.card ? { brand: t.card.brand, lastFour: t.card.lastFour, funding: t.card.funding ?? fundingOfBrand(t.card.brand) } : null,
   processorReference: t.processorReference,
+  authorizationCode: t.authorizationCode ?? null,
   declineReason: t.declineReason,
   errorCode: t.errorCode,
   createdAt: t.createdAt,
@@ -154,8 +158,15 @@ export function newTransaction(
   };
 }
 
+/** What a network's approval tells beyond its reference: the card's funding and the issuer's authorization code. */
+export interface ApprovalFacts {
+  processorReference: string;
+  funding?: CardFunding;
+  authorizationCode?: string;
+}
+
 export type TransactionResult =
-  | { status: 'approved'; processorReference: string }
+  | ({ status: 'approved' } & ApprovalFacts)
   | { status: 'declined' | 'failed'; errorCode: string; declineReason: string; detail: string };
 
 export type ResolvedTransaction = Transaction & { status: 'approved' | 'declined' | 'failed' };
@@ -164,7 +175,16 @@ export type ResolvedTransaction = Transaction & { status: 'approved' | 'declined
 export function resolveTransaction(t: Transaction, result: TransactionResult, now: number): ResolvedTransaction {
   const at = new Date(now).toISOString();
   if (result.status === 'approved') {
-    return { ...t, status: 'approved', processorReference: result.processorReference, updatedAt: at, trace: [...t.trace, { at, event: 'approved' }] };
+    const { funding, authorizationCode } = result;
+    return {
+      ...t,
+      status: 'approved',
+      processorReference: result.processorReference,
+      ...(authorizationCode ? { authorizationCode } : {}),
+      ...(funding && t.card ? { card: { ...t.card, funding } } : {}),
+      updatedAt: at,
+      trace: [...t.trace, { at, event: 'approved' }],
+    };
   }
   return {
     ...t,

@@ -7,6 +7,7 @@
  */
 import type { Currency, GatewayId } from '../domain/merchant.ts';
 import type { PaymentData } from '../domain/payment-data.ts';
+import type { ApprovalFacts } from '../domain/transaction.ts';
 
 /** Which of the bank's environments and whose credentials: test charges move no money. */
 export interface BankAccount {
@@ -54,7 +55,7 @@ export interface OtpConfirmation {
 }
 
 export type GatewayOutcome =
-  | { kind: 'approved'; processorReference: string }
+  | ({ kind: 'approved' } & ApprovalFacts)
   /** code: the network's own code (errorCode); reason: the connector's Spanish text for it, else the service's table. */
   | { kind: 'declined' | 'failed'; code: string; detail: string; reason?: string }
   | { kind: 'otp_required' }

@@ -5,7 +5,8 @@
  */
 import { MAX_OTP_ENTRIES, settleAttempt } from '../domain/charge-transitions.ts';
 import { cardDeclinesCounter } from '../domain/card-declines.ts';
-import { declineReason, forBuyer } from '../domain/decline-codes.ts';
+import { declineReason } from '../domain/decline-codes.ts';
+import { buyerTransaction } from '../domain/checkout-view.ts';
 import { buildEvent, sessionExpiredEvent, type EventEnvelope } from '../domain/events.ts';
 import { stateOf, type Session } from '../domain/session.ts';
 import { attemptsRemaining, effectiveState, type SessionStatus } from '../domain/session-state.ts';
@@ -32,7 +33,10 @@ type FinalOutcome = Extract<GatewayOutcome, { kind: 'approved' | 'declined' | 'f
 
 /** The transaction result of a bank outcome that ends the attempt. */
 export const resultOf = (outcome: FinalOutcome): TransactionResult =>
-  outcome.kind === 'approved' ? { status: 'approved', processorReference: outcome.processorReference } : rejection(outcome.kind, outcome.code, outcome.detail, outcome.reason);
+  outcome.kind === 'approved' ? approvedResult(outcome) : rejection(outcome.kind, outcome.code, outcome.detail, outcome.reason);
+
+/** An approval with what the network told of the card. */
+export const approvedResult = ({ kind: _, ...facts }: Extract<GatewayOutcome, { kind: 'approved' }>): TransactionResult => ({ status: 'approved', ...facts });
 
 /**
  * The session moves to processing and the attempt's transaction is written pending, before the bank is called.
@@ -97,7 +101,7 @@ export function chargeAnswer(session: Session, transaction: Transaction, now: nu
     statusCode: transaction.status === 'pending' ? 202 : 200,
     body: {
       // The buyer's browser reads this answer: a generic decline, the bank's code stays with the merchant.
-      transaction: forBuyer(toTransactionResource(transaction)),
+      transaction: buyerTransaction(toTransactionResource(transaction), session.gateway),
       session: { reference: session.reference, status, closedReason, attemptsRemaining: attemptsRemaining(session), returnUrl: session.returnUrl },
       nextAction: session.status === 'otp_requested' ? { type: 'otp', entriesRemaining: MAX_OTP_ENTRIES - transaction.otpFailures } : null,
     },

@@ -15,7 +15,7 @@ import { retry } from '../retry/retry.ts';
 import { named, TransactionConditionFailedError } from '../store/conditions.ts';
 import { outboxPut } from '../store/outbox.ts';
 import { chargeEntryItem } from '../store/payment-index.ts';
-import { rejection } from './charge-steps.ts';
+import { approvedResult, rejection } from './charge-steps.ts';
 import { isTransactionConflict } from './session-contention.ts';
 import { bankRecord, RECONCILE_AFTER_MS } from './stale-attempts.ts';
 
@@ -23,7 +23,7 @@ import { bankRecord, RECONCILE_AFTER_MS } from './stale-attempts.ts';
 export const serverChargeAnswer = (t: Transaction) => ({ statusCode: t.status === 'pending' ? 202 : 200, body: { ...toMerchantTransaction(t), svcToken: t.svcToken } });
 
 function resultOf(outcome: Exclude<GatewayOutcome, { kind: 'unknown' }>): TransactionResult {
-  if (outcome.kind === 'approved') return { status: 'approved', processorReference: outcome.processorReference };
+  if (outcome.kind === 'approved') return approvedResult(outcome);
   // Nobody can enter an OTP here: a gateway that asks for one wants the customer, as a soft decline does.
   if (outcome.kind === 'otp_required' || outcome.code === PROCESSOR_CODES.AUTHENTICATION_REQUIRED) {
     return rejection('declined', PROCESSOR_CODES.AUTHENTICATION_REQUIRED, 'The gateway asked for the customer to verify the card again.');

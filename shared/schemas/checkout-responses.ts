@@ -55,5 +55,8 @@ export const CheckoutSessionSchema = z
     returnUrl: z.string().nullable(),
     lastTransaction: CheckoutTransactionSchema.nullable(),
     test: z.boolean(),
+    simulated: z.boolean().meta({
+      description: "True only in the sandbox, when the session's network is the sandbox's simulator (live mode included): no real network is called and no money moves. Always false in AWS.",
+    }),
   })
   .meta({ id: 'CheckoutSession' });

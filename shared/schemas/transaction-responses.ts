@@ -1,6 +1,7 @@
 /** What the transaction and analytics operations answer: for the OpenAPI document and the SDK's and pages' types only, out of every Lambda bundle. */
 import * as z from 'zod';
 import { CURRENCIES, GATEWAY_IDS } from '../domain/merchant.ts';
+import { CARD_FUNDINGS } from '../domain/payment-data.ts';
 import { DOCUMENT_TYPES } from '../domain/prefill.ts';
 import { TRANSACTION_STATUSES } from '../domain/transaction.ts';
 import { RefundSchema } from './refund-responses.ts';
@@ -14,8 +15,16 @@ export const TransactionSchema = z
     sessionReference: z.string().nullable(),
     amountMinor: z.int(),
     currency: z.enum(CURRENCIES),
-    card: z.object({ brand: z.string(), lastFour: z.string() }).nullable().meta({ description: 'Null on a USD payment opened before any card was sent.' }),
-    processorReference: z.string().nullable().meta({ description: "The bank's reference of an approved charge, for reconciliation." }),
+    card: z
+      .object({
+        brand: z.string().meta({ description: 'From the IIN: visa, mastercard, maestro, amex or unknown.' }),
+        lastFour: z.string(),
+        funding: z.enum(CARD_FUNDINGS).nullable().meta({ description: "Debit, credit or prepaid where a source tells (the brand, Maestro being debit; the network's approval); null where none does." }),
+      })
+      .nullable()
+      .meta({ description: 'Null on a USD payment opened before any card was sent.' }),
+    processorReference: z.string().nullable().meta({ description: "The bank's reference of an approved charge, for reconciliation (Stripe: the PaymentIntent id)." }),
+    authorizationCode: z.string().nullable().meta({ description: "The issuer's authorization code of an approved charge, where the network returns one (Stripe); the code the buyer's bank knows the payment by." }),
     declineReason: z.string().nullable().meta({ description: 'Spanish text for the buyer; may change. Null unless declined or failed.' }),
     errorCode: z.string().nullable().meta({ description: 'Processor code (or one of ours); branch on this.' }),
     metadata: MetadataSchema.meta({ description: "The charge's metadata; a checkout charge's is its session's." }),

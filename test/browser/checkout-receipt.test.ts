@@ -39,7 +39,7 @@ describe('checkout page: whom the buyer pays, and the receipt', BROWSER_TEST_TIM
     expect(await text('receipt-amount')).toMatch(/^Bs\.\s1\.250,50$/);
     expect(await text('receipt-card')).toBe('Visa terminada en 1111');
     expect(await text('receipt-reference')).toBe(transaction.reference);
-    expect(await text('receipt-authorization')).toBe(transaction.processorReference);
+    expect(await text('receipt-bank-reference')).toBe(transaction.processorReference);
     expect(await page.locator('#receipt-test').isVisible()).toBe(true);
     // The buyer's own time zone (Caracas, UTC-4), named, so a printed receipt is unambiguous.
     const expected = new Intl.DateTimeFormat('es-VE', { day: 'numeric', month: 'long', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short', timeZone: BUYER_TIME_ZONE }).format(new Date(transaction.createdAt));

@@ -70,7 +70,8 @@ describe('Mercantil connector against its simulator', () => {
 
   it('pays a credit card with one pay, every field as the bank sample sends it', async () => {
     const request = chargeOf(credit);
-    expect(await gateway.charge(request, account)).toEqual({ kind: 'approved', processorReference: expect.stringMatching(/^\d{13}$/) });
+    // The bank recorded it as a credit card's charge (payment_method tdc): the receipt may say so.
+    expect(await gateway.charge(request, account)).toEqual({ kind: 'approved', processorReference: expect.stringMatching(/^\d{13}$/), funding: 'credit' });
     const [call] = bank.calls('pay').filter((c) => c.invoice === invoiceNumber(request.transactionReference));
     expect(call!.clientId).toBe(SIMULATOR_CREDENTIAL_SET.clientId);
     expect(call!.body).toEqual({
@@ -113,7 +114,7 @@ describe('Mercantil connector against its simulator', () => {
     expect(await gateway.verifyOtp(request, '11111111', account)).toBe('valid');
     expect(await gateway.verifyOtp(request, '11a1', account)).toBe('invalid');
     const outcome = await gateway.authorize(request, account, { code: '11111111', charge: request, accountType: 'CC' });
-    expect(outcome).toMatchObject({ kind: 'approved' });
+    expect(outcome).toMatchObject({ kind: 'approved', funding: 'debit' });
     expect(bank.calls('pay').find((c) => c.invoice === invoice)!.body.transaction).toEqual({
       trx_type: 'compra',
       payment_method: 'tdd',

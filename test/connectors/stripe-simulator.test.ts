@@ -8,6 +8,9 @@ import type { BankAccount, ChargeRequest } from '../../shared/gateways/payment-g
 import { GatewayUnavailableError } from '../../shared/gateways/payment-gateway.ts';
 import { startStripeSimulator, type StripeSimulator } from '../../infra/sandbox/stripe/stripe-simulator.ts';
 
+/** What the charge of an approval tells (expanded latest_charge): the card's funding and the issuer's authorization code. */
+const APPROVED_CARD = { funding: 'credit', authorizationCode: expect.stringMatching(/^\d{6}$/) };
+
 const fixtures = JSON.parse(readFileSync(new URL('./fixtures/stripe-fixtures3.json', import.meta.url), 'utf8')) as Record<string, Record<string, unknown>>;
 
 const TEST_KEY = 'sk_test_simulator0001';
@@ -90,7 +93,7 @@ describe('Stripe connector against the Stripe simulator', () => {
       const intent = simulator.intentOf(request.sessionReference)!;
       const confirm = simulator.calls({ operation: 'confirm', path: `/v1/payment_intents/${intent.id}/confirm` });
       const capture = simulator.calls({ operation: 'capture', path: `/v1/payment_intents/${intent.id}/capture` });
-      expect(outcome).toEqual({ kind: 'approved', processorReference: intent.id });
+      expect(outcome).toEqual({ ...APPROVED_CARD, kind: 'approved', processorReference: intent.id });
       expect(intent).toMatchObject({ status: 'succeeded', amount_received: 2500, amount_capturable: 0 });
       expect(confirm).toEqual([
         expect.objectContaining({
@@ -101,7 +104,7 @@ describe('Stripe connector against the Stripe simulator', () => {
           },
         }),
       ]);
-      expect(capture).toEqual([expect.objectContaining({ idempotencyKey: `svc-${request.transactionReference}-capture`, params: { metadata: { svc_transaction: request.transactionReference } } })]);
+      expect(capture).toEqual([expect.objectContaining({ idempotencyKey: `svc-${request.transactionReference}-capture`, params: { metadata: { svc_transaction: request.transactionReference }, expand: ['latest_charge'] } })]);
     });
   });
 
@@ -140,7 +143,7 @@ describe('Stripe connector against the Stripe simulator', () => {
 
       const second = await stripe.charge({ ...chargeOf('4242424242424242'), sessionReference: first.sessionReference }, account);
 
-      expect(second).toEqual({ kind: 'approved', processorReference: simulator.intentOf(first.sessionReference)!.id });
+      expect(second).toEqual({ ...APPROVED_CARD, kind: 'approved', processorReference: simulator.intentOf(first.sessionReference)!.id });
       expect(simulator.calls({ operation: 'create_intent' }).filter((c) => (c.params.metadata as Record<string, string>).svc_session === first.sessionReference)).toHaveLength(2);
     });
 
@@ -167,7 +170,7 @@ describe('Stripe connector against the Stripe simulator', () => {
       const reconciled = await stripe.chargeStatus(request, account);
 
       expect(outcome).toMatchObject({ kind: 'unknown' });
-      expect(reconciled).toEqual({ kind: 'approved', processorReference: simulator.intentOf(request.sessionReference)!.id });
+      expect(reconciled).toEqual({ ...APPROVED_CARD, kind: 'approved', processorReference: simulator.intentOf(request.sessionReference)!.id });
       expect(simulator.intentOf(request.sessionReference)!.status).toBe('succeeded');
     });
 
@@ -202,7 +205,7 @@ describe('Stripe connector against the Stripe simulator', () => {
 
       const outcome = await stripe.charge(request, account);
 
-      expect(outcome).toEqual({ kind: 'approved', processorReference: simulator.intentOf(request.sessionReference)!.id });
+      expect(outcome).toEqual({ ...APPROVED_CARD, kind: 'approved', processorReference: simulator.intentOf(request.sessionReference)!.id });
     });
 
     it('a capture whose connection drops is repeated under the same key and answered from Stripe\'s record', async () => {
@@ -212,7 +215,7 @@ describe('Stripe connector against the Stripe simulator', () => {
       const outcome = await stripe.charge(request, account);
 
       const intent = simulator.intentOf(request.sessionReference)!;
-      expect(outcome).toEqual({ kind: 'approved', processorReference: intent.id });
+      expect(outcome).toEqual({ ...APPROVED_CARD, kind: 'approved', processorReference: intent.id });
       expect(simulator.calls({ path: `/v1/payment_intents/${intent.id}/capture` }).map((c) => c.idempotencyKey)).toEqual([
         `svc-${request.transactionReference}-capture`,
         `svc-${request.transactionReference}-capture`,

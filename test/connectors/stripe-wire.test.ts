@@ -45,7 +45,7 @@ describe('Stripe wire format', () => {
   });
 
   it('captures the whole authorisation, cancels as abandoned, refunds part of an intent, lists its refunds', () => {
-    expect(captureParams('txn_1')).toEqual({ metadata: { svc_transaction: 'txn_1' } });
+    expect(captureParams('txn_1')).toEqual({ metadata: { svc_transaction: 'txn_1' }, expand: ['latest_charge'] });
     expect(cancelParams()).toEqual({ cancellation_reason: 'abandoned' });
     expect(refundParams('pi_1', { refundReference: 'rfd_1', transactionReference: 'txn_1', amountMinor: 700 })).toEqual({
       payment_intent: 'pi_1',

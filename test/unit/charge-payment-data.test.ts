@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { declineReason, PROCESSOR_CODES, SERVICE_CODES } from '../../shared/domain/decline-codes.ts';
-import { cardBrand, checkPaymentData, luhnValid, summariseCard } from '../../shared/domain/payment-data.ts';
+import { cardBrand, checkPaymentData, fundingOfBrand, luhnValid, summariseCard } from '../../shared/domain/payment-data.ts';
 
 const card = { number: '4111 1111 1111 1111', expMonth: 12, expYear: 2030, cvv: '123', holderName: '  Ana   Pérez ' };
 const document = { type: 'v', id: '12.345.678' };
@@ -53,6 +53,34 @@ describe('card summaries', () => {
   ])('recognises %s as %s', (number, brand) => {
     expect(cardBrand(number)).toBe(brand);
     expect(luhnValid(number)).toBe(true);
+  });
+
+  // Issue 35 item 8: Mercantil's test debit card (a Maestro) came back as unknown.
+  it.each([
+    ['501878201234567890', 'maestro'],
+    ['5020000000000000', 'maestro'],
+    ['5038000000000000', 'maestro'],
+    ['5893000000000000', 'maestro'],
+    ['6304000000000000', 'maestro'],
+    ['6759000000000000', 'maestro'],
+    ['6761000000000000', 'maestro'],
+    ['6763000000000000', 'maestro'],
+    ['6760000000000000', 'unknown'],
+    ['6764000000000000', 'unknown'],
+    ['5019000000000000', 'unknown'],
+    ['5412478846849445', 'mastercard'],
+    ['2221000000000009', 'mastercard'],
+    ['2720990000000000', 'mastercard'],
+    ['2220990000000000', 'unknown'],
+    ['2721000000000000', 'unknown'],
+  ])('reads the IIN of %s as %s', (number, brand) => {
+    expect(cardBrand(number)).toBe(brand);
+  });
+
+  it('says debit for Maestro, a debit-only network, and nothing for the networks that issue every kind', () => {
+    expect(fundingOfBrand('maestro')).toBe('debit');
+    for (const brand of ['visa', 'mastercard', 'amex', 'unknown']) expect(fundingOfBrand(brand)).toBeNull();
+    expect(summariseCard({ ...card, number: '501878201234567890' }).brand).toBe('maestro');
   });
 });
 

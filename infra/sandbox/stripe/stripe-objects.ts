@@ -5,11 +5,13 @@
  * The simulator keeps no card number or CVC: a PaymentMethod holds brand, last four and expiry, as Stripe shows them.
  */
 import type Stripe from 'stripe';
+import { randomInt } from 'node:crypto';
 import { randomToken } from '../../../shared/ids.ts';
 
 export type Intent = Stripe.PaymentIntent;
 export type Refund = Stripe.Refund;
 export type PaymentMethod = Stripe.PaymentMethod;
+export type Charge = Stripe.Charge;
 
 /** Stripe ids: a prefix and 24 characters. */
 export const stripeId = (prefix: 'pi' | 'pm' | 'ch' | 're' | 'req'): string => `${prefix}_${randomToken(24).replace(/[^0-9A-Za-z]/g, 'x').slice(0, 24)}`;
@@ -93,6 +95,47 @@ export function newPaymentMethod(input: { brand: string; last4: string; expMonth
     metadata: input.metadata,
     type: 'card',
   } as unknown as PaymentMethod;
+}
+
+/**
+ * The charge of an authorised card: what a receipt needs of it (payment_method_details.card). The authorization code
+ * is the simulator's own six digits (Stripe returns the issuer's); the funding is the PaymentMethod's.
+ */
+export function newCharge(input: { id: string; intent: Intent; method: PaymentMethod; created: number }): Charge {
+  const card = input.method.card!;
+  return {
+    id: input.id,
+    object: 'charge',
+    amount: input.intent.amount,
+    amount_captured: 0,
+    amount_refunded: 0,
+    captured: false,
+    created: input.created,
+    currency: input.intent.currency,
+    livemode: input.intent.livemode,
+    metadata: {},
+    paid: true,
+    payment_intent: input.intent.id,
+    payment_method: input.method.id,
+    payment_method_details: {
+      type: 'card',
+      card: {
+        amount_authorized: input.intent.amount,
+        authorization_code: String(randomInt(1_000_000)).padStart(6, '0'),
+        brand: card.brand,
+        checks: card.checks,
+        country: card.country,
+        exp_month: card.exp_month,
+        exp_year: card.exp_year,
+        fingerprint: card.fingerprint,
+        funding: card.funding,
+        last4: card.last4,
+        network: card.brand,
+      },
+    },
+    refunded: false,
+    status: 'succeeded',
+  } as unknown as Charge;
 }
 
 export function newRefund(input: { amount: number; currency: string; charge: string | null; paymentIntent: string; paymentMethod: string | null; reason: string | null; metadata: Record<string, string>; created: number }): Refund {

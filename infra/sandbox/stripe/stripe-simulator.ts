@@ -22,7 +22,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../../../shared/clock.ts';
 import { startNetworkServer } from '../network-server.ts';
-import { newIntent, newPaymentMethod, newRefund, parseForm, stripeId, type FormValue, type Intent, type PaymentMethod, type Refund } from './stripe-objects.ts';
+import { newCharge, newIntent, newPaymentMethod, newRefund, parseForm, stripeId, type Charge, type FormValue, type Intent, type PaymentMethod, type Refund } from './stripe-objects.ts';
 import { stripeCardBehaviour, stripeCardBrand } from './test-cards.ts';
 
 export type StripeOperation = 'create_intent' | 'read_intent' | 'search_intents' | 'confirm' | 'capture' | 'cancel' | 'create_refund' | 'list_refunds' | 'read_refund';
@@ -109,6 +109,8 @@ const integer = (value: FormValue | undefined): number | null => (typeof value =
 export async function startStripeSimulator({ clock, host = '127.0.0.1', port = 0 }: { clock: Clock; host?: string; port?: number }): Promise<StripeSimulator> {
   const intents = new Map<string, { intent: Intent; owner: string }>();
   const methods = new Map<string, PaymentMethod>();
+  /** The charges of authorised cards, by id (a declined attempt's charge id is never expanded). */
+  const charges = new Map<string, Charge>();
   const refunds = new Map<string, { refund: Refund; owner: string }>();
   const keys = new Map<string, StoredKey>();
   const calls: StripeCallRecord[] = [];
@@ -116,11 +118,16 @@ export async function startStripeSimulator({ clock, host = '127.0.0.1', port = 0
   const paramsKey = randomBytes(32);
   const seconds = () => Math.floor(clock.now() / 1000);
 
-  /** The intent as Stripe shows it: its PaymentMethod as an id, or the object when expanded. */
+  /** The intent as Stripe shows it: its PaymentMethod and latest charge as ids, or the objects when expanded. */
   const render = (intent: Intent, expand: FormValue | undefined): Intent => {
-    const expanded = Array.isArray(expand) && expand.some((e) => e === 'payment_method' || e === 'data.payment_method');
+    const expands = (field: string) => Array.isArray(expand) && expand.some((e) => e === field || e === `data.${field}`);
     const method = typeof intent.payment_method === 'string' ? methods.get(intent.payment_method) : null;
-    return structuredClone(expanded && method ? { ...intent, payment_method: method } : intent);
+    const charge = typeof intent.latest_charge === 'string' ? charges.get(intent.latest_charge) : null;
+    return structuredClone({
+      ...intent,
+      ...(expands('payment_method') && method ? { payment_method: method } : {}),
+      ...(expands('latest_charge') && charge ? { latest_charge: charge } : {}),
+    });
   };
 
   const ownIntent = (id: string, owner: string): Intent | null => {
@@ -192,6 +199,7 @@ export async function startStripeSimulator({ clock, host = '127.0.0.1', port = 0
       return { status: 200, body: render(intent, params.expand) };
     }
     const manual = intent.capture_method === 'manual';
+    charges.set(charge, newCharge({ id: charge, intent, method, created: seconds() }));
     Object.assign(intent, {
       status: manual ? 'requires_capture' : 'succeeded',
       payment_method: method.id,
@@ -209,6 +217,8 @@ export async function startStripeSimulator({ clock, host = '127.0.0.1', port = 0
     const amount = params.amount_to_capture === undefined ? intent.amount_capturable : integer(params.amount_to_capture);
     if (amount === null || amount < 1 || amount > intent.amount_capturable) return invalid('amount_to_capture must be at most the amount_capturable.', 'amount_to_capture');
     Object.assign(intent, { status: 'succeeded', amount_received: amount, amount_capturable: 0, metadata: { ...intent.metadata, ...metadataOf(params.metadata) } });
+    const charge = typeof intent.latest_charge === 'string' ? charges.get(intent.latest_charge) : undefined;
+    if (charge) Object.assign(charge, { captured: true, amount_captured: amount });
     return { status: 200, body: render(intent, params.expand) };
   };
 

@@ -4,6 +4,7 @@
  * has a known meaning: every error_list answer is a decline with the generic text, except where the HTTP status says
  * the merchant's configuration was refused (401, 403: failed). Gateway errors of IBM API Connect (httpCode) failed.
  */
+import type { CardFunding } from '../../domain/payment-data.ts';
 import type { BankReply } from '../../gateways/bank-http.ts';
 import type { GatewayOutcome } from '../../gateways/payment-gateway.ts';
 import type { ErrorList, GetauthResponse, PayResponse, SearchResponse, TransactionRecord } from './wire.ts';
@@ -47,9 +48,15 @@ export function errorOutcome(reply: BankReply): GatewayOutcome | null {
   return null;
 }
 
+/** How the bank recorded the approved charge: as a debit card's (tdd) or a credit card's (tdc). The bank names no issuer. */
+const RECORD_FUNDING: Record<string, CardFunding> = { tdd: 'debit', tdc: 'credit' };
+
 /** A transaction record (pay's transaction_response, or one of search's transaction_list) as an outcome. */
 export function recordOutcome(record: TransactionRecord): GatewayOutcome {
-  if (record.trx_status === 'approved') return { kind: 'approved', processorReference: String(record.payment_reference ?? '') };
+  if (record.trx_status === 'approved') {
+    const funding = RECORD_FUNDING[record.payment_method ?? ''];
+    return { kind: 'approved', processorReference: String(record.payment_reference ?? ''), ...(funding ? { funding } : {}) };
+  }
   if (record.trx_status === 'rejected') {
     return reject('declined', record.trx_internal_status ?? MERCANTIL_CODES.REJECTED, `Mercantil rejected the payment (trx_internal_status ${record.trx_internal_status ?? 'none'}).`);
   }

@@ -2,7 +2,7 @@
  * The bodies Mercantil's card API takes, built field for field as the bank's own samples send them (wire.ts).
  */
 import { createHash } from 'node:crypto';
-import type { PaymentData } from '../../domain/payment-data.ts';
+import { cardBrand, fundingOfBrand, type PaymentData } from '../../domain/payment-data.ts';
 import type { PayerClient } from '../../gateways/payment-gateway.ts';
 import type { MercantilCredentialSet } from './credentials.ts';
 import { encryptField } from './field-cipher.ts';
@@ -43,10 +43,10 @@ export function invoiceNumber(transactionReference: string): string {
 
 /**
  * Debit (tdd) or credit (tdc): the bank's API asks the merchant to say, its docs do not say how to tell. Maestro
- * ranges (5018, 5020, 5038, 6304, 6759, 6761-6763: Venezuelan debit cards, the bank's test debit card among them)
- * are debit; every other card is charged as credit.
+ * cards (cardBrand's IIN ranges: Venezuelan debit cards, the bank's test debit card among them) are debit; every
+ * other card is charged as credit.
  */
-export const paymentMethod = (cardNumber: string): PaymentMethod => (/^(5018|5020|5038|6304|6759|676[1-3])/.test(cardNumber) ? 'tdd' : 'tdc');
+export const paymentMethod = (cardNumber: string): PaymentMethod => (fundingOfBrand(cardBrand(cardNumber)) === 'debit' ? 'tdd' : 'tdc');
 
 /** The cédula or RIF as the bank writes it: the letter then the digits (V18366876). */
 export const customerId = (document: PaymentData['document']): string => (document ? `${document.type}${document.id}` : '');

@@ -4,7 +4,8 @@
  */
 import type Stripe from 'stripe';
 import { GENERIC_DECLINE_REASON } from '../../domain/decline-codes.ts';
-import type { RefundOutcome } from '../../gateways/payment-gateway.ts';
+import { CARD_FUNDINGS } from '../../domain/payment-data.ts';
+import type { GatewayOutcome, RefundOutcome } from '../../gateways/payment-gateway.ts';
 
 /** Codes the connector assigns itself where Stripe's answer carries none. */
 export const STRIPE_CONNECTOR_CODES = {
@@ -96,6 +97,21 @@ export function chargeErrorOutcome(httpStatus: number, error: StripeErrorFields)
   const code = stripeCode(error, httpStatus);
   const kind = error.type === 'card_error' && !TRANSIENT_CARD_CODES.has(code) ? 'declined' : 'failed';
   return { kind, code, detail: error.message ?? `Stripe answered HTTP ${httpStatus}.`, reason: stripeDeclineReason(code, kind) };
+}
+
+/**
+ * A captured intent as the port's approval: the PaymentIntent's id for the merchant, and from its charge (expanded)
+ * the card's funding and the issuer's authorization_code, which the buyer's bank knows the payment by.
+ */
+export function approvedOutcome(intent: Stripe.PaymentIntent): Extract<GatewayOutcome, { kind: 'approved' }> {
+  const card = intent.latest_charge && typeof intent.latest_charge === 'object' ? intent.latest_charge.payment_method_details?.card : null;
+  const funding = CARD_FUNDINGS.find((f) => f === card?.funding);
+  return {
+    kind: 'approved',
+    processorReference: intent.id,
+    ...(funding ? { funding } : {}),
+    ...(card?.authorization_code ? { authorizationCode: card.authorization_code } : {}),
+  };
 }
 
 /** A Stripe refund object's status as the port's refund outcome. */

@@ -28,5 +28,7 @@ export const stripeGateways = {
     },
     endpoint: { variable: 'GATEWAY_STRIPE_URL', contextKey: 'stripeUrl', published: STRIPE_API_URL },
     testCardsFailingLuhn: [STRIPE_INCORRECT_NUMBER_CARD],
+    // The PaymentIntent's id: the buyer's receipt shows the charge's authorization_code instead.
+    internalReference: true,
   },
 } satisfies Record<'stripe', GatewayProfile>;

@@ -21,10 +21,10 @@ import {
   type RefundRequest,
 } from '../../gateways/payment-gateway.ts';
 import { secretKeyFor, StripeCredentialsError } from './credentials.ts';
-import { chargeErrorOutcome, refundOutcome, STRIPE_CONNECTOR_CODES, stripeCode, stripeDeclineReason, stripeError } from './outcomes.ts';
+import { approvedOutcome, chargeErrorOutcome, refundOutcome, STRIPE_CONNECTOR_CODES, stripeCode, stripeDeclineReason, stripeError } from './outcomes.ts';
 import { stripeTransport, type StripeCall, type StripeReply } from './stripe-http.ts';
 import type { GatewayUrls } from '../connector.ts';
-import { cancelParams, captureParams, confirmParams, createIntentParams, idempotencyKeys, METADATA_KEYS, refundListParams, refundParams } from './wire.ts';
+import { cancelParams, captureParams, confirmParams, createIntentParams, idempotencyKeys, METADATA_KEYS, readIntentParams, refundListParams, refundParams } from './wire.ts';
 
 type PendingPayment = Parameters<NonNullable<PaymentGateway['openPayment']>>[0];
 
@@ -82,7 +82,7 @@ export function stripeGateway(options: { urls: GatewayUrls; timeoutMs: number })
   };
 
   const readIntent = async (id: string, api: Api): Promise<Intent> => {
-    const reply = await api({ method: 'GET', path: `/v1/payment_intents/${encodeURIComponent(id)}`, params: { expand: ['payment_method'] }, retries: SAFE_RETRIES });
+    const reply = await api({ method: 'GET', path: `/v1/payment_intents/${encodeURIComponent(id)}`, params: readIntentParams, retries: SAFE_RETRIES });
     if (reply.status === 200 && isIntent(reply.body)) return reply.body as unknown as Intent;
     throw unexpected('read the PaymentIntent', reply);
   };
@@ -118,7 +118,7 @@ export function stripeGateway(options: { urls: GatewayUrls; timeoutMs: number })
     }
     if (reply.status === 200 && isIntent(reply.body)) {
       const captured = reply.body as unknown as Intent;
-      return captured.status === 'succeeded' ? { kind: 'approved', processorReference: captured.id } : { kind: 'unknown', detail: `Captured, Stripe says ${captured.status}.` };
+      return captured.status === 'succeeded' ? approvedOutcome(captured) : { kind: 'unknown', detail: `Captured, Stripe says ${captured.status}.` };
     }
     const error = stripeError(reply.body);
     if (reply.status >= 500 || !error) return { kind: 'unknown', detail: `Authorised, capture unconfirmed (HTTP ${reply.status}).` };
@@ -133,7 +133,7 @@ export function stripeGateway(options: { urls: GatewayUrls; timeoutMs: number })
     if (ours) {
       switch (intent.status) {
         case 'succeeded':
-          return { kind: 'approved', processorReference: intent.id };
+          return approvedOutcome(intent);
         case 'requires_capture':
           return capture(intent, reference, api);
         case 'canceled':

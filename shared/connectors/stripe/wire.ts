@@ -68,10 +68,17 @@ export function confirmParams(transactionReference: string, payment: PaymentData
   };
 }
 
-/** POST /v1/payment_intents/{id}/capture: the whole authorised amount, the one capture there will be. */
+/**
+ * POST /v1/payment_intents/{id}/capture: the whole authorised amount, the one capture there will be. The charge comes
+ * back expanded: its card details hold the issuer's authorization code and the card's funding, for the receipt.
+ */
 export const captureParams = (transactionReference: string): Stripe.PaymentIntentCaptureParams => ({
   metadata: { [METADATA_KEYS.transaction]: transactionReference },
+  expand: ['latest_charge'],
 });
+
+/** GET /v1/payment_intents/{id}: the attempt's card (whose attempt it is) and its charge (the approval's details). */
+export const readIntentParams = { expand: ['payment_method', 'latest_charge'] };
 
 /** POST /v1/payment_intents/{id}/cancel when the merchant closes the session before anything was charged. */
 export const cancelParams = (): Stripe.PaymentIntentCancelParams => ({ cancellation_reason: 'abandoned' });
