@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OffsetClock } from '../../shared/clock.ts';
 import { bdvPagoMovil, BDV_CODES, type BdvPost } from '../../shared/connectors/bdv/bdv-gateway.ts';
 import { SIMULATOR_CREDENTIAL_SET, type BdvCredentialSet } from '../../shared/connectors/bdv/credentials.ts';
+import { getMovementBody, processBody } from '../../shared/connectors/bdv/requests.ts';
 import type { ConnectorId } from '../../shared/connectors/profiles.ts';
 import { bankRequest } from '../../shared/gateways/bank-http.ts';
 import type { PagoMovilPayer } from '../../shared/gateways/pago-movil-port.ts';
@@ -32,9 +33,15 @@ afterAll(() => bank.close());
 
 describe('BDV gateway against its simulator: C2P', () => {
   it('debits with the key once; the endToEndId it answers annuls the debit', async () => {
-    const outcome = await gateway().purchase(debit(), BDV_TEST_DATA.otp);
+    const sent = debit();
+    const outcome = await gateway().purchase(sent, BDV_TEST_DATA.otp);
     expect(outcome).toEqual({ kind: 'approved', processorReference: bank.debits().at(-1)!.endToEndId });
-    expect(bank.calls('process').at(-1)!.body.concept).toBe(`Pago txn_gw_${n}`);
+    expect(bank.calls('process').at(-1)).toEqual({
+      operation: 'process',
+      keyFamily: 'c2p',
+      body: processBody({ ...sent, key: BDV_TEST_DATA.otp, affiliatedPhone: SIMULATOR_CREDENTIAL_SET.affiliatedPhone }),
+    });
+    expect(bank.calls('process').at(-1)!.body.concept).toBe(`Pago ${sent.transactionReference}`);
     const reversed = await gateway().annul((outcome as { processorReference: string }).processorReference, payer);
     expect(reversed).toMatchObject({ kind: 'approved' });
     expect(bank.debits().at(-1)!.annulled).toBe(true);
@@ -102,7 +109,7 @@ describe('BDV gateway against its simulator: P2C verification', () => {
     clock.advance(60_000);
     expect(await gateway().findIncoming(query(received.reference, 7_500))).toEqual({ kind: 'already_claimed' });
     expect(await gateway().findIncoming(query('4040404040', 7_500))).toEqual({ kind: 'not_found' });
-    expect(bank.calls('getMovement').at(-1)!.keyFamily).toBe('conciliation');
+    expect(bank.calls('getMovement').at(-1)).toEqual({ operation: 'getMovement', keyFamily: 'conciliation', body: getMovementBody(query('4040404040', 7_500), SIMULATOR_CREDENTIAL_SET.affiliatedPhone) });
   });
 
   it('asks once on a 503 and on a 200 carrying an unknown 1010, and fails both', async () => {
