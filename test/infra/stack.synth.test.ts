@@ -384,18 +384,20 @@ describe('PaymentsStack', () => {
       }
     });
 
-    it('lets API Gateway invoke each function only from its own method, with no test-invoke permission', () => {
-      const permissions = dev.ofType('AWS::Lambda::Permission');
-      for (const routeId of routeIds) {
-        const [functionId] = dev.functionOf(routeId);
-        const own = permissions.filter(([, p]) => JSON.stringify(p.Properties.FunctionName).includes(`"${functionId}"`));
-        expect(own, routeId).toHaveLength(1);
-        expect(own[0]![1].Properties.Principal).toBe('apigateway.amazonaws.com');
-        const [stageId] = dev.only('AWS::ApiGateway::Stage');
-        const sourceArn = own[0]![1].Properties.SourceArn['Fn::Join'][1] as unknown[];
-        // The deployed stage only (not `*`), then the method and the path with its parameters as wildcards.
-        expect(sourceArn.slice(-2), routeId).toEqual([{ Ref: stageId }, `/${routes[routeId].method}${routes[routeId].path.replace(/\{[^}]+\}/g, '*')}`]);
-      }
+    it('lets API Gateway invoke the route functions through one role that may invoke exactly those, and nothing through resource policies', () => {
+      expect(dev.ofType('AWS::Lambda::Permission').filter(([, p]) => p.Properties.Principal === 'apigateway.amazonaws.com')).toEqual([]);
+      const [roleId, role] = dev.of(dev.stack.api.invokeRole);
+      expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([expect.objectContaining({ Principal: { Service: 'apigateway.amazonaws.com' }, Action: 'sts:AssumeRole' })]);
+      // CDK moves what exceeds an inline policy's size into an overflow managed policy of the same role.
+      const statements = [...dev.ofType('AWS::IAM::Policy'), ...dev.ofType('AWS::IAM::ManagedPolicy')]
+        .filter(([, p]) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
+        .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string; Resource: unknown }[]);
+      expect(new Set(statements.map((st) => st.Action))).toEqual(new Set(['lambda:InvokeFunction']));
+      const invokable = statements.flatMap((st) => (Array.isArray(st.Resource) ? st.Resource : [st.Resource]));
+      expect(invokable).toHaveLength(routeIds.length);
+      for (const routeId of routeIds) expect(invokable, routeId).toContainEqual({ 'Fn::GetAtt': [dev.functionOf(routeId)[0], 'Arn'] });
+      const [, method] = dev.ofType('AWS::ApiGateway::Method').find(([, m]) => m.Properties.Integration?.Type === 'AWS_PROXY')!;
+      expect(method.Properties.Integration.Credentials).toEqual({ 'Fn::GetAtt': [roleId, 'Arn'] });
     });
 
     it('deploys a stage named after the stage, traced, throttled, with JSON access logs', () => {
