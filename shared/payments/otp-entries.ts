@@ -13,16 +13,12 @@ import { refuse } from './checkout-session.ts';
 /**
  * Reserves an entry of the attempt and runs `check` (the bank's verdict on the code). With every entry reserved by
  * other requests still at the bank, 409 `charge_in_flight`: their outcome decides the attempt, and a retry after
- * it gets its answer. An entry whose check threw (no verdict: the bank unreachable) is given back.
+ * it gets its answer. An entry whose check threw stays used: a timeout or a 5xx may have reached the bank with the
+ * code, and the bound is on codes the bank sees.
  */
 export async function withReservedEntry<T>(deps: PaymentDeps, session: Session, transaction: Transaction, check: () => Promise<T>): Promise<T> {
   // The counter outlives the session's end by a day: no entry is taken after it (decideOtpEntry: too_late).
   const reserved = await deps.transactions.reserveOtpEntry(transaction.reference, MAX_OTP_ENTRIES, Date.parse(session.expiresAt) + 86_400_000);
   if (!reserved) refuse({ status: 409, code: 'charge_in_flight' });
-  try {
-    return await check();
-  } catch (error) {
-    await deps.transactions.releaseOtpEntry(transaction.reference);
-    throw error;
-  }
+  return check();
 }

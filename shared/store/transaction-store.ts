@@ -35,8 +35,6 @@ export interface TransactionStore {
    * `max` are reserved already. `expiresAt` (ms): when the counter may go (no entry is taken after the session's end).
    */
   reserveOtpEntry(reference: string, max: number, expiresAt: number): Promise<boolean>;
-  /** Gives back an entry whose code got no verdict (the bank could not check it). */
-  releaseOtpEntry(reference: string): Promise<void>;
   /** The attempt's sealed card number, in its own item (never on the transaction item), or null once dropped. */
   sealedCard(reference: string): Promise<SealedCard | null>;
   /** Writes the attempt's sealed number with a DynamoDB TTL at `expiresAt` (ms), the backstop if no step drops it. */
@@ -120,22 +118,6 @@ export function createTransactionStore(db: DynamoDBDocumentClient, tableName: st
       } catch (error) {
         if (error instanceof ConditionalCheckFailedException) return false;
         throw error;
-      }
-    },
-
-    async releaseOtpEntry(reference) {
-      try {
-        await db.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.otpEntries(reference),
-            UpdateExpression: 'ADD entries :minusOne',
-            ConditionExpression: 'entries > :zero',
-            ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
-          }),
-        );
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
       }
     },
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
-import { SIMULATOR_TEST_CREDENTIALS } from '../../shared/connectors/mercantil/credentials.ts';
+import { SIMULATOR_CREDENTIAL_SET } from '../../shared/connectors/mercantil/credentials.ts';
 import { MERCANTIL_TEST_DATA } from '../../infra/sandbox/mercantil/mercantil-simulator.ts';
 import { accessibilityViolations, BROWSER_TEST_TIMEOUT, DESKTOP, fillCard, PHONE, RETURN_URL, screenshot, startCheckoutHarness, WAIT, type CheckoutHarness } from './support/checkout-browser.ts';
 
@@ -27,7 +27,7 @@ describe('checkout page: the card on the receipt, and the sandbox saying so', BR
 
   const mercantilMerchant = async () => {
     const { merchant, keys } = await harness.sandbox.newMerchant({ changes: { gateways: { VES: 'mercantil', USD: 'card_processor' }, testMode: { mercantil: true } } });
-    await loadBankCredentials(harness.sandbox.deps, merchant.id, 'mercantil', JSON.stringify(SIMULATOR_TEST_CREDENTIALS));
+    await loadBankCredentials(harness.sandbox.deps, merchant.id, 'mercantil', JSON.stringify({ ...SIMULATOR_CREDENTIAL_SET, test: SIMULATOR_CREDENTIAL_SET }));
     return keys;
   };
 

@@ -23,7 +23,8 @@ describe('checkout page: a USD session on Stripe (through its simulator)', BROWS
 
     await fillCard(page, { number: '4000000000009995', holder: 'Ana Gómez' });
     await page.getByRole('button', { name: /^Pagar/ }).click();
-    await page.getByRole('alert').filter({ hasText: /rechaz/ }).waitFor(WAIT);
+    // Stripe's insufficient_funds card: a reason the buyer can act on is told (security.md, round 4 finding 8).
+    await page.getByRole('alert').filter({ hasText: /fondos suficientes/ }).waitFor(WAIT);
     await screenshot(page, 'stripe-declined');
 
     await fillCard(page, { number: '4242424242424242', holder: 'Ana Gómez' });
