@@ -10,6 +10,7 @@ import { buildEvent, type EventEnvelope } from './events.ts';
 import { GATEWAYS, type Currency, type GatewayId } from './merchant.ts';
 import { metadataOf } from './metadata.ts';
 import type { Mode } from './session-state.ts';
+import type { ExternalRefundChannel } from './refund-channels.ts';
 import type { Transaction } from './transaction.ts';
 
 export const REFUND_REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as const;
@@ -25,9 +26,6 @@ export type RefundStatus = (typeof REFUND_STATUSES)[number];
  */
 export type RefundMethod = 'refund' | 'void' | 'external';
 
-/** How the merchant returned the money of an external refund. */
-export const EXTERNAL_REFUND_CHANNELS = ['bank_transfer', 'pago_movil', 'cash', 'other'] as const;
-export type ExternalRefundChannel = (typeof EXTERNAL_REFUND_CHANNELS)[number];
 
 /** What the merchant says of an external refund: the channel, and the reference of the transfer or pago móvil if any. */
 export interface ExternalRefund {

@@ -6,7 +6,8 @@
 import * as z from 'zod';
 import { CURRENCIES, GATEWAY_IDS } from '../domain/merchant.ts';
 import { EVENT_TYPES, type EventType } from '../domain/events.ts';
-import { EXTERNAL_REFUND_CHANNELS, REFUND_REASONS } from '../domain/refund.ts';
+import { REFUND_REASONS } from '../domain/refund.ts';
+import { EXTERNAL_REFUND_CHANNELS } from '../domain/refund-channels.ts';
 import { CLOSED_REASONS } from '../domain/session-state.ts';
 
 const timestamp = z.string().meta({ description: 'ISO 8601, UTC.', example: '2026-01-15T10:00:00.000Z' });

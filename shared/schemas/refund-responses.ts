@@ -1,7 +1,8 @@
 /** What the refund operations answer: for the OpenAPI document and the SDK's types only, out of every Lambda bundle. */
 import * as z from 'zod';
 import { CURRENCIES } from '../domain/merchant.ts';
-import { EXTERNAL_REFUND_CHANNELS, REFUND_REASONS, REFUND_STATUSES } from '../domain/refund.ts';
+import { REFUND_REASONS, REFUND_STATUSES } from '../domain/refund.ts';
+import { EXTERNAL_REFUND_CHANNELS } from '../domain/refund-channels.ts';
 
 export const RefundSchema = z
   .object({

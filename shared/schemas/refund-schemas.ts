@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { EXTERNAL_REFUND_CHANNELS, REFUND_REASONS } from '../domain/refund.ts';
+import { REFUND_REASONS } from '../domain/refund.ts';
+import { EXTERNAL_REFUND_CHANNELS } from '../domain/refund-channels.ts';
 import { luhnValid } from '../domain/payment-data.ts';
 
 /** A card number typed where a transfer's reference belongs would be stored: refused (docs/security.md). */

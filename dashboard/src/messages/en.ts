@@ -122,6 +122,10 @@ export const en: Dictionary = {
       refunded: 'Refunded (charge)',
     },
     amountHint: 'Exact, in bolívares or dollars: 25.50 (no thousands separator).',
+    exportCsv: 'Export CSV',
+    exportHint: "Downloads this search's payments (all of its pages) for your accountant: times in Caracas and UTC, amounts, the bank's references and refunds.",
+    exporting: (rows: number) => `Exporting… ${rows} ${rows === 1 ? 'payment' : 'payments'}`,
+    exported: (rows: number) => `Done: ${rows} ${rows === 1 ? 'payment' : 'payments'} exported.`,
     amountInvalid: 'Enter an amount like 1250.50, with no thousands separator.',
     lastFourInvalid: 'Enter exactly 4 digits.',
     pageOf: (from: number, to: number) => `Payments ${from} to ${to}`,
@@ -234,8 +238,8 @@ export const en: Dictionary = {
     pending: 'The bank accepted the refund and pays it out when it settles: it will show as refunded then.',
     failed: (reason: string) => `The bank did not make the refund. ${reason}`,
     recordedDone: (amount: string) => `Recorded: ${amount} returned another way.`,
-    noNetworkRefund:
-      'Mercantil offers no refund of card payments. Return the money to the customer another way (a transfer or a pago móvil) and record it here: no money moves, but the payment stops showing that amount as collected in the dashboard and the analytics.',
+    noNetworkRefund: (network: string) =>
+      `${network} offers no refund of card payments. Return the money to the customer another way (a transfer or a pago móvil) and record it here: no money moves, but the payment stops showing that amount as collected in the dashboard and the analytics.`,
     adminOnly: 'Only an admin can refund or record a refund.',
   },
   cards: {

@@ -121,6 +121,10 @@ export const es = {
       refunded: 'Reembolsado (cobro)',
     } as Record<string, string>,
     amountHint: 'Exacto, en bolívares o dólares: 25,50 (sin separador de miles).',
+    exportCsv: 'Exportar CSV',
+    exportHint: 'Descarga los pagos de esta búsqueda (todas sus páginas) para tu contador: fechas en hora de Caracas y UTC, montos, referencias del banco y reembolsos.',
+    exporting: (rows: number) => `Exportando… ${rows} ${rows === 1 ? 'pago' : 'pagos'}`,
+    exported: (rows: number) => `Listo: ${rows} ${rows === 1 ? 'pago exportado' : 'pagos exportados'}.`,
     amountInvalid: 'Escribe un monto como 1250,50, sin separador de miles.',
     lastFourInvalid: 'Escribe exactamente 4 dígitos.',
     pageOf: (from: number, to: number) => `Pagos ${from} a ${to}`,
@@ -236,8 +240,8 @@ export const es = {
     pending: 'El banco aceptó el reembolso y lo pagará al liquidar: aparecerá como reembolsado entonces.',
     failed: (reason: string) => `El banco no hizo el reembolso. ${reason}`,
     recordedDone: (amount: string) => `Registrado: ${amount} devuelto por otra vía.`,
-    noNetworkRefund:
-      'Mercantil no ofrece reembolsos de pagos con tarjeta. Devuelve el dinero al cliente por otra vía (una transferencia o un pago móvil) y regístralo aquí: no se mueve dinero, pero el pago deja de figurar como cobrado por ese monto en el panel y en las estadísticas.',
+    noNetworkRefund: (network: string) =>
+      `${network} no ofrece reembolsos de pagos con tarjeta. Devuelve el dinero al cliente por otra vía (una transferencia o un pago móvil) y regístralo aquí: no se mueve dinero, pero el pago deja de figurar como cobrado por ese monto en el panel y en las estadísticas.`,
     adminOnly: 'Solo un administrador puede reembolsar o registrar un reembolso.',
   },
   cards: {

@@ -8,10 +8,11 @@ import { api } from '../api.ts';
 import { h, replace } from '../dom.ts';
 import { GATEWAYS } from '../../../shared/domain/merchant.ts';
 import { formatMoney } from '../../../shared/domain/money-format.ts';
-import { EXTERNAL_REFUND_CHANNELS } from '../../../shared/domain/refund.ts';
+import { EXTERNAL_REFUND_CHANNELS } from '../../../shared/domain/refund-channels.ts';
 import { createRefund } from '../../../shared/route-manifest.ts';
 import { amountInputValue, formatDateTime, parseAmountInput } from '../format.ts';
 import { locale, t } from '../i18n.ts';
+import { gatewayName } from '../names.ts';
 import { can } from '../session.ts';
 import type { TransactionDetail } from '../types.ts';
 import { badge, confirmDialog, errorMessage, field, InputError, notice, noticeRegion, section, select, table, whileBusy } from '../ui.ts';
@@ -46,7 +47,7 @@ function refundForm(transaction: TransactionDetail, left: number, region: HTMLEl
   const money = (minor: number) => formatMoney(minor, transaction.currency, locale());
   const amount = h('input', { name: 'amount', type: 'text', inputmode: 'decimal', autocomplete: 'off', required: true, value: amountInputValue(left) });
   const channel = select('channel', EXTERNAL_REFUND_CHANNELS.map((c): [string, string] => [c, r.channels[c] ?? c]), 'bank_transfer');
-  const reference = h('input', { name: 'reference', type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: 40, pattern: '[A-Za-z0-9-]{1,40}' });
+  const reference = h('input', { name: 'reference', type: 'text', autocomplete: 'off', spellcheck: 'false', maxlength: 40, pattern: '[A-Za-z0-9\\-]{1,40}' });
   const reason = select('reason', [['', r.noReason], ...(['requested_by_customer', 'duplicate', 'fraudulent'] as const).map((v): [string, string] => [v, r.reasons[v]])], '');
   const submit = h('button', { type: 'submit', class: 'primary' }, external ? r.record : r.refund);
   const form = h(
@@ -116,7 +117,7 @@ export function refundsSection(transaction: TransactionDetail, reload: () => Pro
         h('dt', {}, r.left),
         h('dd', { class: 'refund-left' }, money(left)),
       ),
-      noNetworkRefund ? h('p', { class: 'notice info' }, r.noNetworkRefund) : null,
+      noNetworkRefund ? h('p', { class: 'notice info' }, r.noNetworkRefund(gatewayName(current.gateway))) : null,
       current.refunds.length ? refundTable(current) : null,
       left <= 0 ? null : can(createRefund.dashboard) ? refundForm(current, left, region, async () => draw((await reload()) ?? current)) : h('p', { class: 'hint' }, r.adminOnly),
     );

@@ -3,28 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENTS_CSV_COLUMNS } from '../../../shared/domain/payments-csv.ts';
 import { PaymentsExportPageSchema } from '../../../shared/schemas/payment-export-responses.ts';
 import { card, checkoutCharge, openSession, TEST_CARDS } from '../../support/checkout.ts';
+import { parseCsv } from '../../support/csv.ts';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.ts';
 import { signedInUser, type SignedIn } from './dashboard-users.ts';
-
-/** A minimal RFC 4180 reader (quoted cells, doubled quotes, CRLF), to read the export as a spreadsheet would. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(cell), (cell = '');
-    else if (c === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    else cell += c;
-  }
-  return rows;
-}
 
 /** Every page of an export, following nextCursor: the joined CSV, the pages' row counts and the export ids. */
 async function exportAll(user: SignedIn, query: string) {
