@@ -149,6 +149,20 @@ export const createRefund = {
   audit: { action: 'refund.created', param: 'reference' },
 } as const satisfies RouteDefinition;
 
+export const exportPayments = {
+  id: 'exportPayments',
+  method: 'GET',
+  path: '/v1/payments/export',
+  entry: 'functions/payments/export-payments.ts',
+  auth: 'secret',
+  access: 'read',
+  rateClass: 'reads',
+  idempotency: 'none',
+  dashboard: 'read_only',
+  // A read, audited all the same: payment data leaves the service (who, which filters, how many rows).
+  audit: { action: 'payments.exported' },
+} as const satisfies RouteDefinition;
+
 export const listRefunds = {
   id: 'listRefunds',
   method: 'GET',

@@ -18,6 +18,7 @@ import type {
   SettingsSchema,
   UserListSchema,
 } from '../../shared/schemas/dashboard-responses.ts';
+import type { PaymentsExportPageSchema } from '../../shared/schemas/payment-export-responses.ts';
 import type { WebhookDeliverySchema, WebhookEndpointSchema } from '../../shared/schemas/webhook-responses.ts';
 
 export type Card = z.output<typeof CardSchema>;
@@ -33,6 +34,7 @@ export type DailyPoint = CurrencyFigures['daily'][number];
 export type PaymentList = z.output<typeof PaymentListSchema>;
 export type PaymentDetail = z.output<typeof PaymentDetailSchema>;
 export type TransactionDetail = PaymentDetail['transactions'][number];
+export type PaymentsExportPage = z.output<typeof PaymentsExportPageSchema>;
 
 export type ApiKey = z.output<typeof ApiKeySummarySchema>;
 export type KeyList = z.output<typeof KeyListSchema>;

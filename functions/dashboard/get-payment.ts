@@ -1,6 +1,6 @@
 import { toSessionResource } from '../../shared/domain/session.ts';
 import * as manifest from '../../shared/route-manifest.ts';
-import { toTransactionDetail } from '../../shared/domain/transaction.ts';
+import { toTransactionDetail, type Transaction } from '../../shared/domain/transaction.ts';
 import { requireOwned } from '../../shared/auth/ownership.ts';
 import { userTokensFromEnvironment } from '../../shared/dashboard/user-tokens-from-environment.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
@@ -9,20 +9,22 @@ import { PaymentReferenceParamsSchema } from '../../shared/schemas/dashboard-sch
 
 /**
  * GET /v1/dashboard/payments/{reference}: the session (null for a server-to-server charge), every attempt with
- * its bank code, Spanish reason, document and trace, and the webhook deliveries of its events (payment-deliveries.ts). A transaction of a session answers its session. Read only:
- * a pending attempt is shown as stored (GET /v1/transactions/{reference} settles it).
+ * its bank code, Spanish reason, document, trace and refunds, and the webhook deliveries of its events (payment-deliveries.ts). A transaction of a session answers its session. Read only:
+ * a pending attempt or refund is shown as stored (GET /v1/transactions/{reference} and its refunds settle them).
  */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.getDashboardPayment,
   { params: PaymentReferenceParamsSchema },
   async (req, deps) => {
+    // Only an attempt something was refunded from (or is being) has refunds to read.
+    const detailOf = async (t: Transaction) => toTransactionDetail(t, t.amountReservedMinor ? await deps.refunds.list(t.reference) : []);
     const missing = { resource: 'payment', field: 'reference' };
     let reference = req.params.reference;
     if (reference.startsWith('txn_')) {
       const transaction = requireOwned(await deps.transactions.get(reference), req.auth, missing);
       if (!transaction.sessionReference) {
         const deliveries = await deliveriesOfPayment(deps, { ...transaction, references: [transaction.reference], from: transaction.createdAt, to: transaction.updatedAt });
-        return { statusCode: 200, body: { session: null, transactions: [toTransactionDetail(transaction)], deliveries } };
+        return { statusCode: 200, body: { session: null, transactions: [await detailOf(transaction)], deliveries } };
       }
       reference = transaction.sessionReference;
     }
@@ -32,7 +34,7 @@ export const { build, handler, schemas } = defineApiHandler(
     const deliveries = await deliveriesOfPayment(deps, { ...session, references: [session.reference, ...attempts.map((t) => t.reference)], from: session.createdAt, to: lastChange });
     return {
       statusCode: 200,
-      body: { session: toSessionResource(session, req.now, deps.config.checkoutBaseUrl), transactions: attempts.map((t) => toTransactionDetail(t)), deliveries },
+      body: { session: toSessionResource(session, req.now, deps.config.checkoutBaseUrl), transactions: await Promise.all(attempts.map(detailOf)), deliveries },
     };
   },
   { userTokens: userTokensFromEnvironment },

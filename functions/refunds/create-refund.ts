@@ -21,7 +21,10 @@ export const { build, handler, schemas } = defineApiHandler(
   },
   async (req, deps) => {
     const transaction = await findTransaction(deps, req.auth, req.params.reference);
-    return refundAnswer(await createRefund(deps, req.auth.merchant, transaction, req.body, req.idempotency!, req.now));
+    const refund = await createRefund(deps, req.auth.merchant, transaction, req.body, req.idempotency!, req.now);
+    // What a dashboard user's audit entry keeps of it (the transaction is its target).
+    const auditDetail = { refund: refund.reference, status: refund.status, amountMinor: refund.amountMinor, currency: refund.currency, method: refund.method, ...(refund.external ? { channel: refund.external.channel } : {}) };
+    return { ...refundAnswer(refund), auditDetail };
   },
   { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment, userTokens: userTokensFromEnvironment },
 );

@@ -14,6 +14,8 @@ import type { CreatedWebhookEndpointSchema, DeletedWebhookEndpointSchema, Webhoo
 import type { ErrorSchema } from '../schemas/common-responses.ts';
 import type { CreateRefundBodySchema } from '../schemas/refund-schemas.ts';
 import type { RefundListSchema, RefundSchema } from '../schemas/refund-responses.ts';
+import type { ExportPaymentsQuerySchema } from '../schemas/payment-export-schemas.ts';
+import type { PaymentsExportPageSchema } from '../schemas/payment-export-responses.ts';
 
 /** Query strings travel as text; the client also takes numbers for the integer parameters. */
 type QueryOf<S extends z.ZodType> = { [K in keyof z.input<S>]?: z.input<S>[K] | number };
@@ -35,6 +37,8 @@ export type TransactionList = z.output<typeof TransactionListSchema>;
 export type CreateRefundParams = z.input<typeof CreateRefundBodySchema>;
 export type Refund = z.output<typeof RefundSchema>;
 export type RefundList = z.output<typeof RefundListSchema>;
+export type ExportPaymentsParams = z.input<typeof ExportPaymentsQuerySchema>;
+export type PaymentsExportPage = z.output<typeof PaymentsExportPageSchema>;
 export type AnalyticsSummaryParams = z.input<typeof AnalyticsSummaryQuerySchema>;
 export type AnalyticsSummary = z.output<typeof AnalyticsSummarySchema>;
 

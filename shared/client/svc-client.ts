@@ -107,6 +107,10 @@ export function createSvcClient({ baseUrl, secretKey, fetch = globalThis.fetch, 
         }),
       list: (transactionReference: string) => call<Api.RefundList>('listRefunds', { params: { reference: transactionReference } }),
     },
+    payments: {
+      /** One page of the payments list as CSV (the header line on the first); call again with nextCursor until hasMore is false. */
+      export: (params: Api.ExportPaymentsParams = {}) => call<Api.PaymentsExportPage>('exportPayments', { query: params }),
+    },
     analytics: {
       summary: (params: Api.AnalyticsSummaryParams) => call<Api.AnalyticsSummary>('getAnalyticsSummary', { query: params }),
     },

@@ -13,6 +13,8 @@ export interface CurrencySummary {
   approvedAmountMinor: number;
   /** Sum of the refunds that succeeded, minor units (partial ones of approved transactions included). */
   refundedAmountMinor: number;
+  /** The part of refundedAmountMinor the merchant returned another way and recorded (external refunds): no money moved here. */
+  refundedExternallyAmountMinor: number;
   /** approved / (approved + declined + failed), refunded counted as approved; null when none happened. Pending is left out. */
   approvalRate: number | null;
 }
@@ -23,16 +25,17 @@ const zeroCounts = () => Object.fromEntries(TRANSACTION_STATUSES.map((s) => [s, 
 const rate = (approved: number, decided: number): number | null => (decided === 0 ? null : Math.round((approved / decided) * 10_000) / 10_000);
 
 export function summariseTransactions(
-  transactions: Pick<Transaction, 'currency' | 'status' | 'amountMinor' | 'amountRefundedMinor'>[],
+  transactions: Pick<Transaction, 'currency' | 'status' | 'amountMinor' | 'amountRefundedMinor' | 'amountRefundedExternallyMinor'>[],
 ): { byCurrency: CurrencySummary[]; approvalRate: number | null } {
   const byCurrency = new Map<Currency, CurrencySummary>(
-    CURRENCIES.map((currency) => [currency, { currency, counts: zeroCounts(), approvedAmountMinor: 0, refundedAmountMinor: 0, approvalRate: null }]),
+    CURRENCIES.map((currency) => [currency, { currency, counts: zeroCounts(), approvedAmountMinor: 0, refundedAmountMinor: 0, refundedExternallyAmountMinor: 0, approvalRate: null }]),
   );
   for (const t of transactions) {
     const summary = byCurrency.get(t.currency)!;
     summary.counts[t.status]++;
     if (t.status === 'approved' || t.status === 'refunded') summary.approvedAmountMinor += t.amountMinor;
     summary.refundedAmountMinor += refundedMinor(t);
+    summary.refundedExternallyAmountMinor += t.amountRefundedExternallyMinor ?? 0;
   }
   let approved = 0;
   let decided = 0;

@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'webhook_delivery.resent',
   'card.deleted',
   'refund.created',
+  'payments.exported',
   'user.invited',
   'user.updated',
   'user.removed',

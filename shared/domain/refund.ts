@@ -10,6 +10,7 @@ import { buildEvent, type EventEnvelope } from './events.ts';
 import { GATEWAYS, type Currency, type GatewayId } from './merchant.ts';
 import { metadataOf } from './metadata.ts';
 import type { Mode } from './session-state.ts';
+import type { ExternalRefundChannel } from './refund-channels.ts';
 import type { Transaction } from './transaction.ts';
 
 export const REFUND_REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as const;
@@ -18,8 +19,19 @@ export type RefundReason = (typeof REFUND_REASONS)[number];
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
-/** refund: the bank returns settled money; void: the bank cancels a charge not yet settled, before it is paid out. */
-export type RefundMethod = 'refund' | 'void';
+/**
+ * refund: the bank returns settled money; void: the bank cancels a charge not yet settled, before it is paid out;
+ * external: the merchant returned the money another way (a transfer, a pago móvil, cash) and records it here. An
+ * external refund moves no money and calls no bank: it only counts as refunded (docs/payments.md#refunds).
+ */
+export type RefundMethod = 'refund' | 'void' | 'external';
+
+
+/** What the merchant says of an external refund: the channel, and the reference of the transfer or pago móvil if any. */
+export interface ExternalRefund {
+  channel: ExternalRefundChannel;
+  reference: string | null;
+}
 
 export interface Refund {
   reference: string;
@@ -32,8 +44,10 @@ export interface Refund {
   currency: Currency;
   status: RefundStatus;
   reason: RefundReason | null;
-  /** The bank's reference of the refund (or void), once it has one. */
+  /** The bank's reference of the refund (or void), once it has one; null for an external refund. */
   processorReference: string | null;
+  /** How an external refund was made; null for a refund or void through the network. */
+  external: ExternalRefund | null;
   errorCode: string | null;
   /** Spanish text the merchant may show the buyer; null unless failed. */
   declineReason: string | null;
@@ -46,7 +60,8 @@ export interface Refund {
 /** What the API answers: everything but the owner. */
 export type RefundResource = Omit<Refund, 'merchantId' | 'mode' | 'gateway'> & { test: boolean };
 
-export const toRefundResource = ({ merchantId: _merchant, mode, gateway: _gateway, ...shown }: Refund): RefundResource => ({ ...shown, test: mode === 'test' });
+// Refunds stored before external ones existed have no `external`.
+export const toRefundResource = ({ merchantId: _merchant, mode, gateway: _gateway, ...shown }: Refund): RefundResource => ({ ...shown, external: shown.external ?? null, test: mode === 'test' });
 
 export const refundedMinor = (t: Pick<Transaction, 'amountRefundedMinor'>): number => t.amountRefundedMinor ?? 0;
 const reservedMinor = (t: Pick<Transaction, 'amountReservedMinor'>): number => t.amountReservedMinor ?? 0;
@@ -61,18 +76,25 @@ export type RefundDecision =
 /**
  * Whether a refund of `requested` (default: all that remains) may be made now, and how. Refusals carry the API's
  * status and code: 409 when the transaction cannot be refunded at all, 400 when the amount is more than remains.
+ * An external refund (`external`: the merchant returned the money another way) is recorded on any network, those
+ * without refunds included, under the same limits.
  *
  * @example
  * decideRefund({ ...approved, amountMinor: 1000, amountReservedMinor: 400 }, 700, now)
  * // { kind: 'refused', status: 400, code: 'refund_amount_exceeds_remaining', ... }
  */
-export function decideRefund(t: Transaction, requested: number | undefined, now: number): RefundDecision {
+export function decideRefund(t: Transaction, requested: number | undefined, now: number, external = false): RefundDecision {
   if (t.status === 'refunded') return { kind: 'refused', status: 409, code: 'already_refunded', message: 'This transaction is already fully refunded.' };
   if (t.status !== 'approved') {
     return { kind: 'refused', status: 409, code: 'transaction_not_refundable', message: `Only an approved transaction can be refunded; this one is ${t.status}.` };
   }
-  if (!GATEWAYS[t.gateway].refunds) {
-    return { kind: 'refused', status: 409, code: 'refund_unsupported', message: `The ${t.gateway} network offers no refund or void of a card charge: return the money to the buyer another way.` };
+  if (!external && !GATEWAYS[t.gateway].refunds) {
+    return {
+      kind: 'refused',
+      status: 409,
+      code: 'refund_unsupported',
+      message: `The ${t.gateway} network offers no refund or void of a card charge: return the money to the buyer another way, then record it with method "external".`,
+    };
   }
   const remaining = remainingMinor(t);
   if (remaining <= 0) {
@@ -87,6 +109,7 @@ export function decideRefund(t: Transaction, requested: number | undefined, now:
       message: `amountMinor ${amountMinor} is more than the ${remaining} that remains to refund of this transaction (${t.amountMinor} approved, ${reservedMinor(t)} refunded or pending).`,
     };
   }
+  if (external) return { kind: 'refund', amountMinor, method: 'external' };
   const sameDay = t.createdAt.slice(0, 10) === new Date(now).toISOString().slice(0, 10);
   // Where the network voids a charge of the same (UTC) day (capability voids), a full refund before it settles is a
   // void, with no fee and nothing to settle; elsewhere every refund is a refund.
@@ -94,7 +117,7 @@ export function decideRefund(t: Transaction, requested: number | undefined, now:
   return { kind: 'refund', amountMinor, method };
 }
 
-export function newRefund(reference: string, t: Transaction, decision: { amountMinor: number; method: RefundMethod }, reason: RefundReason | null, now: number): Refund {
+export function newRefund(reference: string, t: Transaction, decision: { amountMinor: number; method: RefundMethod }, reason: RefundReason | null, now: number, external: ExternalRefund | null = null): Refund {
   const at = new Date(now).toISOString();
   return {
     reference,
@@ -108,6 +131,7 @@ export function newRefund(reference: string, t: Transaction, decision: { amountM
     status: 'pending',
     reason,
     processorReference: null,
+    external,
     errorCode: null,
     declineReason: null,
     detail: null,
@@ -160,6 +184,7 @@ export function refundEvent(refund: Refund, t: Pick<Transaction, 'amountMinor' |
     status: refund.status,
     reason: refund.reason,
     method: refund.method,
+    ...(refund.external ? { external: refund.external } : {}),
     processorReference: refund.processorReference,
     errorCode: refund.errorCode,
     declineReason: refund.declineReason,

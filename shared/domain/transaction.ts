@@ -56,6 +56,8 @@ export interface Transaction {
   svcToken?: string;
   /** Sum of the refunds that succeeded (shared/domain/refund.ts); absent until the first one. */
   amountRefundedMinor?: number;
+  /** The part of amountRefundedMinor the merchant returned another way and recorded (external refunds); absent until one. */
+  amountRefundedExternallyMinor?: number;
   /** Sum of the refunds pending or succeeded: taken before the bank is called, given back by a failed refund. */
   amountReservedMinor?: number;
   /** The charge's own metadata, or its session's; absent on transactions stored before metadata existed. */

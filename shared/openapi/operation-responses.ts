@@ -11,6 +11,7 @@ import { LAST_ADMIN_ERRORS } from '../dashboard/errors.ts';
 import { CardListSchema, CardSchema, ServerChargeSchema } from '../schemas/card-responses.ts';
 import { CheckoutChargeResultSchema, CheckoutSessionSchema } from '../schemas/checkout-responses.ts';
 import { AuditLogSchema, CreatedUserSchema, DeletedUserSchema, KeyListSchema, KeyResultSchema, MeSchema, MfaEnrolmentSchema, MfaStateSchema, OverviewSchema, PaymentDetailSchema, PaymentListSchema, RolledKeySchema, SettingsSchema, SignInResultSchema, SignedOutSchema, UserListSchema, UserResultSchema } from '../schemas/dashboard-responses.ts';
+import { PaymentsExportPageSchema } from '../schemas/payment-export-responses.ts';
 import { RefundListSchema, RefundSchema } from '../schemas/refund-responses.ts';
 import { SessionListSchema, SessionSchema } from '../schemas/session-responses.ts';
 import { AnalyticsSummarySchema, TransactionDetailSchema, TransactionListSchema } from '../schemas/transaction-responses.ts';
@@ -22,6 +23,7 @@ const OpenApiDocumentSchema = z.looseObject({ openapi: z.literal('3.1.0') }).met
 
 export const OPERATION_RESPONSES: Record<RouteId, ResponseSchemas> = {
   getAnalyticsSummary: { success: { 200: AnalyticsSummarySchema } },
+  exportPayments: { success: { 200: PaymentsExportPageSchema } },
   deleteCard: { success: { 200: CardSchema }, errors: { 404: 'resource_missing: no card with this token in the merchant and mode.' } },
   listCards: { success: { 200: CardListSchema } },
   createCharge: {

@@ -17,6 +17,7 @@ export const OPERATION_SUMMARIES: Record<RouteId, string> = {
   getTransaction: 'Retrieve a transaction with its technical reason and trace',
   createRefund: 'Refund an approved transaction, wholly or in part',
   listRefunds: "List a transaction's refunds, oldest first",
+  exportPayments: 'Export the payments list as CSV, a page at a time',
   listCards: 'List stored cards, optionally of one customer; deleted cards are not listed',
   deleteCard: 'Delete a stored card (logical delete; card.deleted once)',
   createCharge: 'Charge a stored card server to server, on a gateway that needs no CVV',

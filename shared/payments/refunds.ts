@@ -18,7 +18,6 @@ import {
   toRefundResource,
   type Refund,
   type RefundMethod,
-  type RefundReason,
   type RefundResult,
 } from '../domain/refund.ts';
 import type { TraceEntry, Transaction } from '../domain/transaction.ts';
@@ -26,6 +25,7 @@ import type { PaymentDeps } from '../deps.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
 import { GatewayUnavailableError, type BankAccount, type RefundOutcome, type RefundRequest } from '../gateways/payment-gateway.ts';
 import type { IdempotencyContext } from '../http/handler-types.ts';
+import type { CreateRefundBody } from '../schemas/refund-schemas.ts';
 import { randomToken } from '../ids.ts';
 import { policies } from '../retry/policies.ts';
 import { retry } from '../retry/retry.ts';
@@ -49,13 +49,14 @@ const conflict = () =>
 /**
  * POST /v1/transactions/{reference}/refunds after validation: the refund of this request's key if it exists (a retry
  * after a crash asks the bank again under the same reference, which the bank deduplicates), else a new one reserved,
- * sent and settled. Refusals (not approved, more than remains, no live credentials) change nothing.
+ * sent and settled; an external one (method external) is recorded, with no bank. Refusals (not approved, more than
+ * remains, no live credentials) change nothing.
  */
 export async function createRefund(
   deps: PaymentDeps,
   merchant: Merchant,
   transaction: Transaction,
-  body: { amountMinor?: number; reason?: RefundReason },
+  body: CreateRefundBody,
   idempotency: IdempotencyContext,
   now: number,
 ): Promise<Refund> {
@@ -66,10 +67,13 @@ export async function createRefund(
     await deps.charges.commit([idempotency.commit(refundAnswer(earlier))]);
     return earlier;
   }
+  // Settled before this key's 24 h: it belongs to an older request whose key has expired since. This is a new refund.
+  const reference = earlier ? `ref_${randomToken()}` : derived;
+  // No money moves and no bank is asked: no credentials needed.
+  if (body.method === 'external') return recordExternal(deps, transaction, reference, body, idempotency, now);
   // Asked before anything is written: a merchant without live credentials (or test mode) is refused with no trace.
   const account = await bankAccountFor(deps, merchant, transaction);
-  // Settled before this key's 24 h: it belongs to an older request whose key has expired since. This is a new refund.
-  const refund = await reserve(deps, transaction, earlier ? `ref_${randomToken()}` : derived, body, now);
+  const refund = await reserve(deps, transaction, reference, body, now);
   return sendAndSettle(deps, transaction, refund, account, idempotency);
 }
 
@@ -77,19 +81,50 @@ export async function createRefund(
  * Takes the amount from what remains, deciding again on a fresh read when a parallel refund wrote first (the
  * refundRace policy); past its tries, 409 refund_conflict.
  */
-async function reserve(deps: PaymentDeps, transaction: Transaction, reference: string, body: { amountMinor?: number; reason?: RefundReason }, now: number): Promise<Refund> {
+function reserve(deps: PaymentDeps, transaction: Transaction, reference: string, body: CreateRefundBody, now: number): Promise<Refund> {
+  return decideAndWrite(deps, transaction, body, now, async (current, decision) => {
+    const refund = newRefund(reference, current, decision, body.reason ?? null, now);
+    const requested = entry(refund.createdAt, 'refund_requested', `${refund.reference}: ${refund.amountMinor} ${refund.currency}${refund.method === 'void' ? ' (void)' : ''}`);
+    await deps.charges.commit(deps.refunds.reserveItems(current, refund, requested));
+    return refund;
+  });
+}
+
+/**
+ * An external refund: written succeeded at once with the transaction's sums, charge.refunded and the stored answer,
+ * in one write (no bank, so nothing is left pending), under the same race rules as a reservation.
+ */
+function recordExternal(deps: PaymentDeps, transaction: Transaction, reference: string, body: CreateRefundBody, idempotency: IdempotencyContext, now: number): Promise<Refund> {
+  return decideAndWrite(deps, transaction, body, now, async (current, decision) => {
+    const refund: Refund = { ...newRefund(reference, current, decision, body.reason ?? null, now, { channel: body.external!.channel, reference: body.external!.reference ?? null }), status: 'succeeded' };
+    const recorded = entry(refund.createdAt, 'refund_recorded', `${refund.reference}: ${refund.amountMinor} ${refund.currency} returned by the merchant (${refund.external!.channel}), no money moved`);
+    const totals = afterRefund(current, refund.amountMinor);
+    await deps.charges.commit([
+      ...deps.refunds.recordItems(current, refund, recorded),
+      outboxPut(deps.config.tableName, current.merchantId, refundEvent(refund, { ...current, status: totals.status }, totals.amountRefundedMinor, refund.createdAt)),
+      idempotency.commit(refundAnswer(refund)),
+    ]);
+    return refund;
+  });
+}
+
+/** Decides on the transaction and writes, deciding again on a fresh read when a parallel refund wrote first. */
+async function decideAndWrite(
+  deps: PaymentDeps,
+  transaction: Transaction,
+  body: CreateRefundBody,
+  now: number,
+  write: (current: Transaction, decision: { amountMinor: number; method: RefundMethod }) => Promise<Refund>,
+): Promise<Refund> {
   let current = transaction;
   return retry(
     policies.refundRace,
     async () => {
-      const decision = decideRefund(current, body.amountMinor, now);
+      const decision = decideRefund(current, body.amountMinor, now, body.method === 'external');
       if (decision.kind === 'refused') {
         throw decision.status === 400 ? new ValidationError(decision.message, 'amountMinor', decision.code) : new ConflictError(decision.code, decision.message);
       }
-      const refund = newRefund(reference, current, decision, body.reason ?? null, now);
-      const requested = entry(refund.createdAt, 'refund_requested', `${refund.reference}: ${refund.amountMinor} ${refund.currency}${refund.method === 'void' ? ' (void)' : ''}`);
-      await deps.charges.commit(deps.refunds.reserveItems(current, refund, requested));
-      return refund;
+      return write(current, decision);
     },
     {
       isRetryable: (error) => error instanceof ConditionFailedError,

@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { CURRENCIES, GATEWAY_IDS } from '../domain/merchant.ts';
 import { EVENT_TYPES, type EventType } from '../domain/events.ts';
 import { REFUND_REASONS } from '../domain/refund.ts';
+import { EXTERNAL_REFUND_CHANNELS } from '../domain/refund-channels.ts';
 import { CLOSED_REASONS } from '../domain/session-state.ts';
 
 const timestamp = z.string().meta({ description: 'ISO 8601, UTC.', example: '2026-01-15T10:00:00.000Z' });
@@ -40,7 +41,11 @@ const refund = (status: 'succeeded' | 'failed') =>
     currency: z.enum(CURRENCIES),
     status: z.literal(status),
     reason: z.enum(REFUND_REASONS).nullable(),
-    method: z.enum(['refund', 'void']),
+    method: z.enum(['refund', 'void', 'external']).meta({ description: 'external: a refund the merchant made another way and recorded; no money moved here.' }),
+    external: z
+      .strictObject({ channel: z.enum(EXTERNAL_REFUND_CHANNELS), reference: z.string().nullable() })
+      .optional()
+      .meta({ description: 'Only on an external refund: how the money went back.' }),
     processorReference: z.string().nullable(),
     errorCode: status === 'succeeded' ? z.null() : z.string(),
     declineReason: status === 'succeeded' ? z.null() : z.string(),

@@ -62,6 +62,7 @@ export const AnalyticsSummarySchema = z
         counts: z.object(Object.fromEntries(TRANSACTION_STATUSES.map((s) => [s, z.int()])) as Record<(typeof TRANSACTION_STATUSES)[number], z.ZodInt>),
         approvedAmountMinor: z.int().meta({ description: 'Sum of the amounts approved, refunded transactions included.' }),
         refundedAmountMinor: z.int().meta({ description: 'Sum of the refunds that succeeded, partial ones included.' }),
+        refundedExternallyAmountMinor: z.int().meta({ description: 'The part of refundedAmountMinor the merchant returned another way and recorded (method external): no money moved through the network.' }),
         approvalRate,
       }),
     ),

@@ -32,6 +32,11 @@ export interface RefundStore {
    * running total it was computed from, as read in `transaction`); a failure gives its reservation back.
    */
   settleItems(after: Refund, transaction: Transaction, entries: TraceEntry[]): TransactItem[];
+  /**
+   * An external refund, succeeded from the start, in one write: it is reserved and counted as refunded (and as
+   * refunded externally) at once, under both conditions of reserveItems and settleItems ('refundSums', 'refund').
+   */
+  recordItems(transaction: Transaction, refund: Refund, entry: TraceEntry): TransactItem[];
 }
 
 /** A refund's item, in its transaction's partition. */
@@ -92,24 +97,50 @@ export function createRefundStore(db: DynamoDBDocumentClient, tableName: string)
       if (after.status === 'failed') {
         return [refundItem, transactionUpdate(transaction, '#reserved = #reserved - :amount', undefined, { '#reserved': 'amountReservedMinor' }, { ':amount': after.amountMinor }, entries)];
       }
-      const refundedBefore = refundedMinor(transaction);
-      const change = afterRefund(transaction, after.amountMinor);
-      return [
-        refundItem,
-        named(
-          'refundSums',
-          transactionUpdate(
-            transaction,
-            '#refunded = :total, #status = :next',
-            `${isApproved} AND ${refundedStill(refundedBefore)}`,
-            { '#status': 'status', '#refunded': 'amountRefundedMinor' },
-            { ':approved': 'approved', ':before': refundedBefore, ':total': change.amountRefundedMinor, ':next': change.status },
-            entries,
-          ),
-        ),
-        // A server-to-server charge is a row of the payments list, showing its status (a session's row shows the session's).
-        ...(transaction.sessionReference ? [] : [chargeEntryItem(tableName, { ...transaction, status: change.status })]),
-      ];
+      return [refundItem, ...refundedItems(transaction, after.amountMinor, entries)];
+    },
+
+    recordItems(transaction, refund, entry) {
+      // Reserved and refunded at once; reserving checks what remains, as reserveItems does.
+      const reservation: SumsChange = {
+        set: '#reserved = if_not_exists(#reserved, :zero) + :amount, #external = if_not_exists(#external, :zero) + :amount',
+        condition: noMoreReservedThan,
+        names: { '#reserved': 'amountReservedMinor', '#external': 'amountRefundedExternallyMinor' },
+        values: { ':zero': 0, ':amount': refund.amountMinor, ':maxReserved': transaction.amountMinor - refund.amountMinor },
+      };
+      return [named('refund', { Put: { ...put(refund), ConditionExpression: itemDoesNotExist } }), ...refundedItems(transaction, refund.amountMinor, [entry], reservation)];
     },
   };
+
+  /**
+   * A succeeded refund's change to its transaction: the running total and status, checked against the total read in
+   * `transaction` (plus `more`: an external refund's reservation); and the payments list row.
+   */
+  function refundedItems(transaction: Transaction, amountMinor: number, entries: TraceEntry[], more?: SumsChange): TransactItem[] {
+    const refundedBefore = refundedMinor(transaction);
+    const change = afterRefund(transaction, amountMinor);
+    return [
+      named(
+        'refundSums',
+        transactionUpdate(
+          transaction,
+          `#refunded = :total, #status = :next${more ? `, ${more.set}` : ''}`,
+          `${isApproved} AND ${refundedStill(refundedBefore)}${more ? ` AND ${more.condition}` : ''}`,
+          { '#status': 'status', '#refunded': 'amountRefundedMinor', ...more?.names },
+          { ':approved': 'approved', ':before': refundedBefore, ':total': change.amountRefundedMinor, ':next': change.status, ...more?.values },
+          entries,
+        ),
+      ),
+      // A server-to-server charge is a row of the payments list, showing its status (a session's row shows the session's).
+      ...(transaction.sessionReference ? [] : [chargeEntryItem(tableName, { ...transaction, status: change.status })]),
+    ];
+  }
+}
+
+/** More of an update to the transaction's sums: SET clauses, a condition, their names and values. */
+interface SumsChange {
+  set: string;
+  condition: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
 }

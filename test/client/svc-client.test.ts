@@ -45,7 +45,7 @@ describe('the typed client against the sandbox', () => {
     expect(await svc.sessions.expire(session.reference)).toMatchObject({ status: 'expired', closedReason: 'merchant_request' });
   });
 
-  it('reads transactions and analytics, and refunds', async () => {
+  it('reads transactions and analytics, refunds, and exports the payments list', async () => {
     const session = await svc.sessions.create({ amountMinor: 2000, currency: 'VES' });
     const paid = await checkoutCharge(sandbox, session.reference);
     const list = await svc.transactions.list({ sessionReference: session.reference, pageSize: 5 });
@@ -54,6 +54,9 @@ describe('the typed client against the sandbox', () => {
     const refund = await svc.refunds.create(paid.body.transaction.reference, { amountMinor: 500 }, { idempotencyKey: `refund-${session.reference}` });
     expect(refund).toMatchObject({ status: 'succeeded', amountMinor: 500, transactionReference: paid.body.transaction.reference });
     expect(await svc.refunds.list(paid.body.transaction.reference)).toMatchObject({ data: [refund], amountRefundedMinor: 500 });
+    const exported = await svc.payments.export({ query: session.reference });
+    expect(exported).toMatchObject({ rows: 1, hasMore: false, nextCursor: null });
+    expect(exported.csv).toContain(`,${paid.body.transaction.reference},`);
     const summary = await svc.analytics.summary({ from: '2020-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z' });
     expect(summary.approvalRate).toBeNull(); // test transactions are never counted
   });

@@ -68,6 +68,8 @@ export async function runExampleScenario(
   await record('createRefund', 'POST', `/v1/transactions/${transactionReference}/refunds`, { idempotencyKey: 'return-42-1', body: { amountMinor: 500, reason: 'requested_by_customer' } });
   await record('listRefunds', 'GET', `/v1/transactions/${transactionReference}/refunds`);
   await record('getTransaction', 'GET', `/v1/transactions/${transactionReference}`);
+  // The accountant's export of that customer's payments.
+  await record('exportPayments', 'GET', '/v1/payments/export?query=cus_42');
   await record('listCards', 'GET', '/v1/cards?customerRef=cus_42');
   const token = (await sandbox.request('GET', '/v1/cards?customerRef=cus_42', { key: sk })).body[0].svcToken as string;
 

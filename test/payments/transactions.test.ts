@@ -91,6 +91,7 @@ describe('transactions, analytics and the charge rate limit', () => {
       counts: { pending: 0, approved: 2, declined: 1, failed: 0, refunded: 0 },
       approvedAmountMinor: 3500,
       refundedAmountMinor: 0,
+      refundedExternallyAmountMinor: 0,
       approvalRate: 0.6667,
     });
     expect(res.body.approvalRate).toBe(0.6667);

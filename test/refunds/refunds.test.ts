@@ -316,6 +316,7 @@ describe('GET /v1/analytics/summary with refunds', () => {
       counts: { pending: 0, approved: 1, declined: 0, failed: 0, refunded: 1 },
       approvedAmountMinor: 3500,
       refundedAmountMinor: 1300,
+      refundedExternallyAmountMinor: 0,
       approvalRate: 1,
     });
   });

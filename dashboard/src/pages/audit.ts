@@ -5,8 +5,9 @@
  */
 import { api } from '../api.ts';
 import { h, replace, type Child } from '../dom.ts';
+import { formatMoney } from '../../../shared/domain/money-format.ts';
 import { formatDateTime } from '../format.ts';
-import { t } from '../i18n.ts';
+import { locale, t } from '../i18n.ts';
 import { gatewayName } from '../names.ts';
 import { cursorPager } from '../pager.ts';
 import { routeHref, type Route } from '../router.ts';
@@ -50,8 +51,13 @@ function target(entry: AuditEntry): Child {
       ].filter((change): change is string => change !== null);
       return changes.length ? h('span', { class: 'stack' }, ...changes.map((change) => h('span', {}, change))) : t().common.none;
     }
-    case 'refund.created':
-      return h('a', { href: routeHref('payments', entry.target), class: 'break' }, entry.target);
+    case 'refund.created': {
+      const amount = typeof detail.amountMinor === 'number' && text(detail, 'currency') ? formatMoney(detail.amountMinor, text(detail, 'currency')!, locale()) : null;
+      const how = text(detail, 'method') === 'external' ? t().refunds.recorded(t().refunds.channels[text(detail, 'channel') ?? 'other'] ?? '') : null;
+      return h('span', { class: 'stack' }, h('a', { href: routeHref('payments', entry.target), class: 'break' }, entry.target), amount ? h('span', { class: 'hint' }, [amount, how].filter(Boolean).join(' · ')) : null);
+    }
+    case 'payments.exported':
+      return h('span', { class: 'stack' }, s.exportedRows(typeof detail.rows === 'number' ? detail.rows : 0), h('code', { class: 'hint break' }, text(detail, 'filters') ?? ''));
     case 'webhook_endpoint.created':
     case 'webhook_endpoint.updated':
     case 'webhook_endpoint.secret_rotated':

@@ -1,6 +1,7 @@
 /**
  * One payment: the session, every charge attempt with the bank's code and Spanish message (and its technical text,
- * untranslated and labelled so), the document charged and the trace, and the webhook deliveries of its events (with
+ * untranslated and labelled so), the document charged and the trace, the refunds of the approved attempt (with the
+ * refund form for the roles that may move money: payment-refunds.ts), and the webhook deliveries of its events (with
  * resend for write roles).
  */
 import { api } from '../api.ts';
@@ -12,6 +13,7 @@ import { locale, t } from '../i18n.ts';
 import { cardLabel, gatewayName, paymentStatusLabel } from '../names.ts';
 import { routeHref } from '../router.ts';
 import type { PaymentDetail, TransactionDetail } from '../types.ts';
+import { refundsSection } from './payment-refunds.ts';
 import { badge, emptyState, noticeRegion, section, testFlag } from '../ui.ts';
 
 /** A definition list of label/value pairs; empty values are left out. */
@@ -62,6 +64,9 @@ export async function renderPaymentDetail(view: HTMLElement, reference: string):
 
   const session = detail.session;
   const first = detail.transactions[0];
+  // At most one attempt of a payment is approved: refunds are of that one.
+  const paid = detail.transactions.find((x) => x.status === 'approved' || x.status === 'refunded');
+  const reloadPaid = async (): Promise<TransactionDetail | undefined> => (await api<PaymentDetail>('GET', path)).transactions.find((x) => x.reference === paid?.reference);
   const test = session ? session.mode === 'test' : (first?.test ?? false);
   replace(
     view,
@@ -81,6 +86,7 @@ export async function renderPaymentDetail(view: HTMLElement, reference: string):
           ]),
         )
       : null,
+    paid ? refundsSection(paid, reloadPaid) : null,
     section(d.attemptsTitle, ...(detail.transactions.length ? detail.transactions.map(attempt) : [emptyState(d.noAttempts)])),
     section(d.deliveriesTitle, region, deliveries),
   );

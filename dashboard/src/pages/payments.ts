@@ -13,8 +13,8 @@ import { cursorPager } from '../pager.ts';
 import { dayField } from '../date-input.ts';
 import { navigate, routeHref, type Route } from '../router.ts';
 import { currentMode } from '../session.ts';
-import type { PaymentList } from '../types.ts';
-import { badge, emptyState, field, noLiveDataState, select, table, testFlag } from '../ui.ts';
+import type { PaymentList, PaymentsExportPage } from '../types.ts';
+import { badge, emptyState, errorMessage, field, notice, noLiveDataState, noticeRegion, select, table, testFlag, whileBusy } from '../ui.ts';
 
 const FILTERS = ['query', 'lastFour', 'amountMinor', 'status', 'currency', 'from', 'to'] as const;
 const STATUSES = ['approved', 'declined', 'failed', 'pending', 'refunded', 'created', 'completed', 'expired'];
@@ -69,14 +69,46 @@ function filterForm(query: URLSearchParams): HTMLFormElement {
   return form;
 }
 
+/**
+ * The list's search as CSV: the export's pages one after the other (each a short request, however long the period:
+ * docs/dashboard.md, "Payments export"), joined and offered as a file. The BOM makes spreadsheets read it as UTF-8.
+ */
+function exportButton(query: Record<string, string | undefined>): HTMLElement {
+  const p = t().payments;
+  const button = h('button', { type: 'button', class: 'secondary' }, p.exportCsv);
+  const region = noticeRegion();
+  button.addEventListener('click', () => {
+    void whileBusy(button, async () => {
+      try {
+        const parts = ['\uFEFF'];
+        let rows = 0;
+        let cursor: string | undefined;
+        do {
+          const page = await api<PaymentsExportPage>('GET', '/v1/payments/export', { query: { ...query, cursor } });
+          parts.push(page.csv);
+          rows += page.rows;
+          notice(region, 'info', p.exporting(rows));
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+        const link = h('a', { href: URL.createObjectURL(new Blob(parts, { type: 'text/csv;charset=utf-8' })), download: `pagos-${currentMode()}-${new Date().toISOString().slice(0, 10)}.csv` });
+        link.click();
+        setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+        notice(region, 'ok', p.exported(rows));
+      } catch (error) {
+        notice(region, 'error', errorMessage(error));
+      }
+    });
+  });
+  return h('div', { class: 'export' }, button, h('p', { class: 'hint' }, p.exportHint), region);
+}
+
 export async function renderPayments(view: HTMLElement, route: Route): Promise<void> {
   const p = t().payments;
   const filters = Object.fromEntries(FILTERS.map((name) => [name, route.query.get(name) ?? undefined]));
   const searchKey = `${currentMode()}|${FILTERS.map((name) => filters[name] ?? '').join('|')}`;
   const cursor = route.query.get('cursor') ?? undefined;
-  const page = await api<PaymentList>('GET', '/v1/dashboard/payments', {
-    query: { ...filters, from: dayBoundary(filters.from ?? null, false), to: dayBoundary(filters.to ?? null, true), cursor, limit: PAGE_SIZE },
-  });
+  const search = { ...filters, from: dayBoundary(filters.from ?? null, false), to: dayBoundary(filters.to ?? null, true) };
+  const page = await api<PaymentList>('GET', '/v1/dashboard/payments', { query: { ...search, cursor, limit: PAGE_SIZE } });
 
   const rows = page.data.map((payment) => [
     h('span', { class: 'nowrap' }, formatShortDateTime(payment.createdAt)),
@@ -101,6 +133,7 @@ export async function renderPayments(view: HTMLElement, route: Route): Promise<v
       { class: 'panel', 'aria-label': p.listLabel },
       rows.length ? table(p.listLabel, [p.date, p.reference, p.customer, p.card, p.amount, p.status], rows, { captionHidden: true }) : empty,
       pager,
+      rows.length ? exportButton(search) : null,
     ),
   );
 }
