@@ -23,7 +23,8 @@ import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.
 
 /**
  * POST /v1/checkout/otp. The session goes otp_requested -> otp_confirmed -> processing -> completed/failed.
- * Wrong codes are not failures of the session; after MAX_OTP_ENTRIES of them the attempt ends declined (one failure).
+ * Wrong codes are not failures of the session, whether our check of their shape or the bank refuses them (a wrong
+ * clave or account type, FACTOR_REFUSAL_CODES): after MAX_OTP_ENTRIES of them the attempt ends declined (one failure).
  */
 export const { build, handler, schemas } = defineApiHandler(
   manifest.confirmCheckoutOtp,
@@ -76,17 +77,7 @@ async function enterCode(req: ApiRequest<CheckoutOtpBody>, deps: PaymentDeps, se
     }),
   ));
 
-  if (verdict === 'invalid') {
-    const wrong = { ...traced(transaction, 'otp_invalid', req.now), otpFailures: transaction.otpFailures + 1 };
-    const next = afterWrongOtp(wrong.otpFailures);
-    if (next.kind === 'exhausted') return settle(deps, req, session, wrong, SERVICE_CODES.OTP_ATTEMPTS_EXCEEDED, `${wrong.otpFailures} wrong OTP codes.`);
-    const answer = {
-      statusCode: 422,
-      body: errorBody(422, 'otp_invalid', `The code is not correct. ${next.entriesRemaining} ${next.entriesRemaining === 1 ? 'entry remains' : 'entries remain'}.`, 'code'),
-    };
-    await commitStep(deps, progressStep(session, wrong, 'otp_requested'), answer, req.idempotency);
-    return answer;
-  }
+  if (verdict === 'invalid') return wrongEntry(deps, req, session, traced(transaction, 'otp_invalid', req.now), req.now);
 
   // Opened before the session moves on: a card that cannot be read leaves the code unconfirmed.
   const confirmation = GATEWAYS[session.gateway].cardWithOtp
@@ -96,17 +87,42 @@ async function enterCode(req: ApiRequest<CheckoutOtpBody>, deps: PaymentDeps, se
   const confirmed = progressStep(session, traced(transaction, 'otp_confirmed', req.now), 'otp_confirmed', [
     buildEvent('session.otp_confirmed', session.mode, at, { sessionReference: session.reference, transactionReference: transaction.reference }),
   ]);
-  // The code step needed the sealed number until now; an approval that stores the card still needs it.
-  await commitStep(deps, session.customerRef ? confirmed : { ...confirmed, sealedCard: 'drop' }, null);
+  await commitStep(deps, confirmed, null);
   const processing = progressStep(confirmed.after, confirmed.transaction, 'processing');
   await commitStep(deps, processing, null);
-  return applyOutcome(deps, processing.after, processing.transaction, await gateway.authorize(reference, account, confirmation), req.idempotency);
+  const outcome = await gateway.authorize(reference, account, confirmation);
+  // The bank refused the clave or the account, not the card: a wrong entry of this step, the sealed number kept for the next.
+  if (outcome.kind === 'declined' && outcome.factorRefused) {
+    const refused = traced(processing.transaction, 'otp_refused', deps.clock.now(), `${outcome.code}: ${outcome.detail}`);
+    return wrongEntry(deps, req, processing.after, refused, deps.clock.now(), { byBank: true });
+  }
+  // The code step needed the sealed number until the bank answered; an approval that stores the card still needs it.
+  return applyOutcome(deps, processing.after, processing.transaction, outcome, req.idempotency, { dropSealedCard: !session.customerRef });
+}
+
+/**
+ * A wrong entry (`transaction` traced with it): back to the code step with one entry less, 422 otp_invalid; the
+ * attempt ends declined once the entries are used up, or when the bank's refusal came after the session's end.
+ */
+async function wrongEntry(deps: PaymentDeps, req: ApiRequest<CheckoutOtpBody>, session: Session, transaction: Transaction, now: number, { byBank = false } = {}): Promise<ApiResult> {
+  const wrong = { ...transaction, otpFailures: transaction.otpFailures + 1 };
+  const next = afterWrongOtp(wrong.otpFailures);
+  if (next.kind === 'exhausted') return settle(deps, req, session, wrong, SERVICE_CODES.OTP_ATTEMPTS_EXCEEDED, `${wrong.otpFailures} wrong OTP codes.`, now);
+  if (now >= Date.parse(session.expiresAt)) return settle(deps, req, session, wrong, SERVICE_CODES.OTP_EXPIRED, 'The bank refused the code after the session expired.', now);
+  const remain = `${next.entriesRemaining} ${next.entriesRemaining === 1 ? 'entry remains' : 'entries remain'}.`;
+  // No field for the bank's refusal: it does not say whether the code or the account type was wrong.
+  const body = byBank ? errorBody(422, 'otp_invalid', `The bank refused the code or the account type. ${remain}`) : errorBody(422, 'otp_invalid', `The code is not correct. ${remain}`, 'code');
+  // After the bank's refusal the session was processing: the code is awaited again, as the event says.
+  const events = byBank ? [buildEvent('session.otp_requested', session.mode, new Date(now).toISOString(), { sessionReference: session.reference, transactionReference: wrong.reference })] : [];
+  const answer = { statusCode: 422, body };
+  await commitStep(deps, progressStep(session, wrong, 'otp_requested', events), answer, req.idempotency);
+  return answer;
 }
 
 /** Ends the attempt declined: the session's failure count, and maybe its closing, follow the state machine. */
-async function settle(deps: PaymentDeps, req: ApiRequest<CheckoutOtpBody>, session: Session, transaction: Transaction, code: string, detail: string): Promise<ApiResult> {
-  const step = settlementStep(session, transaction, rejection('declined', code, detail), req.now);
-  const answer = chargeAnswer(step.after, step.transaction, req.now);
+async function settle(deps: PaymentDeps, req: ApiRequest<CheckoutOtpBody>, session: Session, transaction: Transaction, code: string, detail: string, now = req.now): Promise<ApiResult> {
+  const step = settlementStep(session, transaction, rejection('declined', code, detail), now);
+  const answer = chargeAnswer(step.after, step.transaction, now);
   await commitStep(deps, step, answer, req.idempotency);
   return answer;
 }
