@@ -135,6 +135,29 @@ describe('Checkout on Banco Mercantil (VES) through its simulator', () => {
     expect(sandbox.mercantil.calls('pay').filter((c) => c.invoice === sandbox.mercantil.calls('pay').at(-4)!.invoice)).toHaveLength(3);
   });
 
+  it('lets the buyer leave the code step for another card: the attempt ends declined otp_abandoned, one failure, nothing sent to the bank', async () => {
+    const { merchant, keys } = await mercantilMerchant();
+    const session = await openSession(sandbox, keys.secretTest, { maxFailures: 2 });
+    const txn = (await charge(session.reference, debit, debitHolder)).body.transaction.reference;
+    const pays = sandbox.mercantil.calls('pay').length;
+
+    expect((await otp(session.reference, txn, {})).body).toMatchObject({ code: 'parameter_missing', field: 'code' });
+    expect((await otp(session.reference, txn, { abandon: true, code: clave })).body).toMatchObject({ code: 'parameter_invalid', field: 'abandon' });
+    const left = await otp(session.reference, txn, { abandon: true });
+    expect(left.status).toBe(200);
+    expect(left.body).toMatchObject({
+      transaction: { status: 'declined', errorCode: 'otp_abandoned', declineReason: 'Elegiste pagar con otra tarjeta: el pago anterior no se confirmó.' },
+      session: { status: 'failed', attemptsRemaining: 2 },
+      nextAction: null,
+    });
+    expect(sandbox.mercantil.calls('pay')).toHaveLength(pays);
+    // The abandoned step takes no code any more; the session takes another card.
+    expect((await otp(session.reference, txn, { code: clave, cvv: '111', accountType: 'CC' })).body.code).toBe('otp_not_requested');
+    expect((await charge(session.reference, credit)).body).toMatchObject({ transaction: { status: 'approved' }, session: { status: 'completed' } });
+    const events = await eventsOf(sandbox, merchant.id, 'test', session.reference);
+    expect(events.map((e) => e.type)).toEqual(['session.otp_requested', 'charge.declined', 'charge.approved']);
+  });
+
   it('leaves a charge whose answer never came pending, then settles it from the bank search', async () => {
     const { keys } = await mercantilMerchant();
     const session = await openSession(sandbox, keys.secretTest);
