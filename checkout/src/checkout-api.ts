@@ -48,6 +48,6 @@ export const getCheckoutSession = (reference: string) => call<CheckoutSession>(`
 export const chargeCard = (sessionReference: string, payment: NewCardPayment | StoredCardPayment, idempotencyKey: string) =>
   post<ChargeResult>('/v1/checkout/charge', { sessionReference, ...payment }, idempotencyKey);
 
-/** `card`: the CVV and account again, where the bank takes the card with the code (session otpAsksCard). */
-export const confirmOtp = (sessionReference: string, transactionReference: string, entry: { code: string; cvv?: string; accountType?: string }, idempotencyKey: string) =>
+/** The CVV and account again, where the bank takes the card with the code (session otpAsksCard); or abandon the step. */
+export const confirmOtp = (sessionReference: string, transactionReference: string, entry: { code: string; cvv?: string; accountType?: string } | { abandon: true }, idempotencyKey: string) =>
   post<ChargeResult>('/v1/checkout/otp', { sessionReference, transactionReference, ...entry }, idempotencyKey);

@@ -106,8 +106,12 @@ function safeReturnUrl(value: string | null): string | null {
   }
 }
 
-function showOtp(transactionReference: string, entriesRemaining: number | null): void {
-  if (otp.transactionReference !== transactionReference) otp.start(transactionReference, entriesRemaining);
+type NextAction = NonNullable<ChargeResult['nextAction']>;
+
+/** The code step for this attempt: what the bank asks for, the entries left and the session's attempts. */
+function showOtp(transactionReference: string, action: NextAction | null, attemptsRemaining: number | null): void {
+  if (otp.transactionReference !== transactionReference) otp.start(transactionReference, action?.entriesRemaining ?? null, action?.factor ?? null);
+  otp.setAttempts({ attemptsRemaining, lastAttempt: current?.lastAttemptWarning ?? false });
   if (view !== 'otp') {
     showView('otp');
     otp.focus();
@@ -136,7 +140,7 @@ function applySession(session: CheckoutSession, serverNow: number | null): void 
     case 'expired':
       return showClosed(session.closedReason ?? 'expired', session.lastTransaction?.declineReason ?? null);
     case 'otp_requested':
-      if (session.lastTransaction) showOtp(session.lastTransaction.reference, null);
+      if (session.lastTransaction) showOtp(session.lastTransaction.reference, session.nextAction, session.attemptsRemaining);
       break;
     case 'processing':
     case 'otp_confirmed':
@@ -196,7 +200,7 @@ async function send<T>(request: () => Promise<ApiAnswer<T>>): Promise<ApiAnswer<
 function applyResult(result: ChargeResult): void {
   const { transaction, session, nextAction } = result;
   if (transaction.status === 'approved') return showApproved(transaction, session.returnUrl);
-  if (nextAction?.type === 'otp') return showOtp(transaction.reference, nextAction.entriesRemaining);
+  if (nextAction?.type === 'otp') return showOtp(transaction.reference, nextAction, session.attemptsRemaining);
   if (transaction.status === 'pending') return showView('waiting');
   if (session.status === 'expired') return showClosed(session.closedReason ?? 'expired', transaction.declineReason);
   // Declined or failed with attempts left (an OTP step that ended declined included): back to the form.
@@ -257,7 +261,21 @@ async function submitOtp(event: SubmitEvent): Promise<void> {
   inFlight = false;
   otp.setBusy(false);
   if (answer.ok) applyResult(answer.body);
-  else if (answer.error?.code === 'otp_invalid') otp.wrongCode();
+  // Without a field the bank refused the entry, which may be the account type as well as the code.
+  else if (answer.error?.code === 'otp_invalid') otp.wrongCode(answer.error.field !== 'code');
+  else applyRefusal(answer, (message) => otp.showProblem(message));
+}
+
+/** The way back: the attempt awaiting its code ends (one failure, said under the button) and the card form returns. */
+async function leaveOtp(): Promise<void> {
+  const transactionReference = otp.transactionReference;
+  if (inFlight || !transactionReference) return;
+  inFlight = true;
+  otp.setBusy(true);
+  const answer = await send(() => confirmOtp(reference, transactionReference, { abandon: true }, crypto.randomUUID()));
+  inFlight = false;
+  otp.setBusy(false);
+  if (answer.ok) applyResult(answer.body);
   else applyRefusal(answer, (message) => otp.showProblem(message));
 }
 
@@ -265,6 +283,7 @@ function start(): void {
   payment.form.addEventListener('submit', (event) => void submitPayment(event));
   payment.form.addEventListener('input', () => (chargeKey = null));
   otp.form.addEventListener('submit', (event) => void submitOtp(event));
+  otp.back.addEventListener('click', () => void leaveOtp());
   byId('print-receipt').addEventListener('click', () => {
     // The print dialog takes as long as it takes: the page must not leave under it.
     returnRedirect.stop();

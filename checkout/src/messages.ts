@@ -2,6 +2,7 @@
  * Every text the buyer reads that the page decides itself, in Spanish for Venezuelan buyers. Decline reasons are
  * not here: they come from the transaction (declineReason), written by the service.
  */
+import type { OtpFactor } from '../../shared/domain/otp-factor.ts';
 import type { CardFunding } from '../../shared/domain/payment-data.ts';
 import type { ClosedReason } from '../../shared/domain/session-state.ts';
 
@@ -21,6 +22,7 @@ export const FIELD_ERRORS = {
   documentIdInvalid: 'El número de documento debe tener de 5 a 12 dígitos, sin letras.',
   passportInvalid: 'El número de pasaporte debe tener de 5 a 12 letras o números.',
   otpMissing: 'Escribe el código que te envió tu banco.',
+  accountTypeMissing: 'Elige si la tarjeta es de una cuenta corriente o de ahorros.',
 } as const;
 
 export const FORM_HAS_ERRORS = 'Revisa los datos marcados en el formulario.';
@@ -54,10 +56,70 @@ export const REQUEST_PROBLEMS = {
   rejectedData: 'Faltan datos del pago o no son válidos. Revisa el formulario e inténtalo de nuevo.',
 } as const;
 
-/** After a wrong code; entries is null when the page does not know how many are left. */
-export function otpEntriesLeft(entries: number | null): string {
-  if (entries === null) return 'El código no es correcto. Revísalo e inténtalo de nuevo.';
-  return entries === 1 ? 'El código no es correcto. Te queda 1 intento para escribirlo.' : `El código no es correcto. Te quedan ${entries} intentos para escribirlo.`;
+/**
+ * What the code step asks, from what the bank said it wants (nextAction.factor). No factor: the bank sent a code.
+ * A factor whose meaning no source gives is named by the bank's own label, without saying where it comes from.
+ */
+export interface OtpWording {
+  intro: string;
+  label: string;
+  /** The help line under the field; null where there is nothing sourced to add. */
+  help: string | null;
+  missing: string;
+  /** The thing asked, for the sentences about a wrong entry ("la clave telefónica"). */
+  noun: string;
+}
+
+export function otpWording(factor: OtpFactor | null): OtpWording {
+  if (!factor) return { intro: 'Tu banco te envió un código de verificación. Escríbelo para confirmar el pago.', label: 'Código de verificación', help: null, missing: FIELD_ERRORS.otpMissing, noun: 'el código' };
+  const digits = factor.length && factor.inputType === 'numeric' ? `de ${factor.length} dígitos ` : '';
+  if (factor.kind === 'phone_key') {
+    return {
+      intro: `Escribe tu clave telefónica de ${factor.bankName} para confirmar el pago. No llega por mensaje: es una clave que ya tienes.`,
+      label: `Clave telefónica de ${factor.bankName}`,
+      help: `Es la clave ${digits}que usas para confirmar operaciones por teléfono con ${factor.bankName}.`,
+      missing: 'Escribe tu clave telefónica.',
+      noun: 'la clave telefónica',
+    };
+  }
+  const label = factor.label ?? 'Clave de confirmación';
+  return {
+    intro: `${factor.bankName} pide un dato más para confirmar el pago: ${label.toLowerCase()}.`,
+    label,
+    help: digits ? `${factor.bankName} la pide ${digits.trim()}.` : null,
+    missing: `Escribe: ${label.toLowerCase()}.`,
+    noun: 'el dato',
+  };
+}
+
+/** After a wrong entry; entries is null when the page does not know how many are left. */
+export function otpEntriesLeft(entries: number | null, noun = 'el código'): string {
+  const wrong = `${capitalize(noun)} no es correct${noun.startsWith('la ') ? 'a' : 'o'}.`;
+  return `${wrong} ${entries === null ? 'Revisa e inténtalo de nuevo.' : entriesText(entries, noun)}`;
+}
+
+/** After the bank refused the entry: it does not say whether the clave or the account type was wrong. */
+export function otpRefused(entries: number | null, noun: string, bankName: string): string {
+  return `${bankName} no aceptó ${noun} o el tipo de cuenta. Revisa los dos.${entries === null ? '' : ` ${entriesText(entries, noun)}`}`;
+}
+
+const entriesText = (entries: number, noun: string): string =>
+  entries === 1 ? `Te queda 1 intento para escribir ${noun}.` : `Te quedan ${entries} intentos para escribir ${noun}.`;
+
+const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * The code step's standing: the entries left, and what remains of the session if this attempt ends unconfirmed
+ * (`attemptsAfter`: null when the page knows no bound; `lastAttempt`: the session's own warning).
+ */
+export function otpStanding(entries: number | null, noun: string, attemptsAfter: number | null, lastAttempt: boolean): string {
+  const after =
+    attemptsAfter === 0 || (attemptsAfter === null && lastAttempt)
+      ? 'Es el último intento de pago de esta sesión.'
+      : attemptsAfter === null
+        ? null
+        : `Si no se confirma, podrás intentarlo ${attemptsAfter === 1 ? '1 vez más' : `${attemptsAfter} veces más`} con otra tarjeta.`;
+  return [entries === null ? null : entriesText(entries, noun), after].filter(Boolean).join(' ');
 }
 
 export const payLabel = (amount: string): string => `Pagar ${amount}`;

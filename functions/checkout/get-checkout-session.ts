@@ -3,6 +3,7 @@ import * as manifest from '../../shared/route-manifest.ts';
 import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { CheckoutSessionParamsSchema } from '../../shared/schemas/checkout-schemas.ts';
 import { openProcessorPayment } from '../../shared/payments/processor-payments.ts';
+import { otpAction } from '../../shared/payments/charge-steps.ts';
 import { checkoutSession } from '../../shared/payments/checkout-session.ts';
 import { settleStaleAttempt } from '../../shared/payments/stale-attempts.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
@@ -10,11 +11,15 @@ import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.
 
 /**
  * GET /v1/checkout/sessions/{reference}. The page polls it while a charge is pending, which settles stale attempts;
- * on a USD processor session, the first read opens the pending payment at the processor.
+ * on a USD processor session, the first read opens the pending payment at the processor. A session awaiting a code
+ * also carries the charge answer's nextAction.
  */
 export const { build, handler, schemas } = defineApiHandler(manifest.getCheckoutSession, { params: CheckoutSessionParamsSchema }, async (req, deps) => {
   const current = await settleStaleAttempt(deps, req.auth.merchant, checkoutSession(req.auth), req.now);
   const session = await openProcessorPayment(deps, req.auth.merchant, current, req.now);
   const card = session.cardToken ? await deps.cards.get(session.cardToken) : null;
-  return { statusCode: 200, body: toCheckoutView(session, card, req.auth.merchant, req.now, deps.config.simulatedGateways) };
+  // A page opened on a code step awaited learns what the bank asks for and the entries left, as the charge answer said.
+  const awaiting = session.status === 'otp_requested' && session.lastTransaction ? await deps.transactions.get(session.lastTransaction.reference) : null;
+  const nextAction = awaiting ? otpAction(session, awaiting) : null;
+  return { statusCode: 200, body: { ...toCheckoutView(session, card, req.auth.merchant, req.now, deps.config.simulatedGateways), nextAction } };
 }, { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment });

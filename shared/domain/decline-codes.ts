@@ -23,6 +23,8 @@ export const SERVICE_CODES = {
   INVALID_PAYMENT_DATA: 'invalid_payment_data',
   OTP_ATTEMPTS_EXCEEDED: 'otp_attempts_exceeded',
   OTP_EXPIRED: 'otp_expired',
+  /** The buyer left the code step to pay another way (POST /v1/checkout/otp with abandon): a failed attempt, as Stripe counts an abandoned authentication. */
+  OTP_ABANDONED: 'otp_abandoned',
   PROCESSOR_UNAVAILABLE: 'processor_unavailable',
   PAYMENT_CANCELLED: 'payment_cancelled',
   /** The card was declined too often at this merchant today (card-declines.ts): refused without asking the bank. */
@@ -51,6 +53,7 @@ const REASONS: Record<string, string> = {
   [SERVICE_CODES.INVALID_PAYMENT_DATA]: 'Faltan datos del pago o no son válidos. Revisa el formulario e inténtalo de nuevo.',
   [SERVICE_CODES.OTP_ATTEMPTS_EXCEEDED]: 'Ingresaste un código de verificación incorrecto demasiadas veces.',
   [SERVICE_CODES.OTP_EXPIRED]: 'El tiempo para confirmar el código de verificación terminó.',
+  [SERVICE_CODES.OTP_ABANDONED]: 'Elegiste pagar con otra tarjeta: el pago anterior no se confirmó.',
   [SERVICE_CODES.PROCESSOR_UNAVAILABLE]: 'No pudimos comunicarnos con el banco. Inténtalo de nuevo en unos minutos.',
   [SERVICE_CODES.PAYMENT_CANCELLED]: 'El comercio canceló este pago.',
   [SERVICE_CODES.CARD_DECLINES_EXCEEDED]: 'Esta tarjeta fue rechazada varias veces hoy en este comercio. Prueba con otra tarjeta.',
@@ -75,6 +78,7 @@ const BUYER_CODES: ReadonlySet<string> = new Set([
   SERVICE_CODES.INVALID_PAYMENT_DATA,
   SERVICE_CODES.OTP_ATTEMPTS_EXCEEDED,
   SERVICE_CODES.OTP_EXPIRED,
+  SERVICE_CODES.OTP_ABANDONED,
   SERVICE_CODES.PROCESSOR_UNAVAILABLE,
   SERVICE_CODES.PAYMENT_CANCELLED,
 ]);

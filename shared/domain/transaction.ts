@@ -6,6 +6,7 @@ import type { Currency, GatewayId } from './merchant.ts';
 import { metadataOf, type Metadata } from './metadata.ts';
 import { fundingOfBrand, type CardFunding, type CardSummary } from './payment-data.ts';
 import { refundedMinor, toRefundResource, type Refund, type RefundResource } from './refund.ts';
+import type { OtpFactor } from './otp-factor.ts';
 import type { DocumentType } from './prefill.ts';
 import type { Mode } from './session-state.ts';
 import type { SealedCard } from './stored-card.ts';
@@ -39,8 +40,10 @@ export interface Transaction {
   errorCode: string | null;
   /** Technical reason of a rejection, for the merchant's support team (not for the buyer). */
   detail: string | null;
-  /** Wrong OTP codes entered in this attempt. */
+  /** Wrong OTP codes entered in this attempt (refused by our check of their shape or by the bank). */
   otpFailures: number;
+  /** What the bank asked the buyer for at the code step, where its answer said (OtpFactor); absent otherwise. */
+  otpFactor?: OtpFactor;
   /**
    * The card sealed by this request while a later one needs the number (card-vault.ts: an approval that stores it,
    * an OTP step that sends the card again). Stored in an item of its own with a TTL, never on the transaction's;

@@ -6,6 +6,7 @@
  * where the caller must refuse and change nothing (cancelling a pending payment).
  */
 import type { Currency, GatewayId } from '../domain/merchant.ts';
+import type { OtpFactor } from '../domain/otp-factor.ts';
 import type { PaymentData } from '../domain/payment-data.ts';
 import type { ApprovalFacts } from '../domain/transaction.ts';
 
@@ -56,9 +57,14 @@ export interface OtpConfirmation {
 
 export type GatewayOutcome =
   | ({ kind: 'approved' } & ApprovalFacts)
-  /** code: the network's own code (errorCode); reason: the connector's Spanish text for it, else the service's table. */
-  | { kind: 'declined' | 'failed'; code: string; detail: string; reason?: string }
-  | { kind: 'otp_required' }
+  /**
+   * code: the network's own code (errorCode); reason: the connector's Spanish text for it, else the service's table.
+   * factorRefused: the bank refused the buyer's second factor or the debit card's account, not the card: the code
+   * step takes another entry.
+   */
+  | { kind: 'declined' | 'failed'; code: string; detail: string; reason?: string; factorRefused?: true }
+  /** factor: what the bank asks for, where its answer says (Mercantil getauth); absent where it sent a code. */
+  | { kind: 'otp_required'; factor?: OtpFactor }
   /** The bank's answer is unknown (timeout): the transaction stays pending until reconciled by a status query. */
   | { kind: 'unknown'; detail: string };
 

@@ -23,7 +23,7 @@ export const OPERATION_DESCRIPTIONS: Record<PublicRouteId, string> = {
   createCheckoutCharge:
     'Charges the buyer\'s card for a session, from the checkout page. One `Idempotency-Key` per attempt: a repeat replays the stored answer and never charges twice. 200 with the result (approved, declined or failed: a decline is an answer, not an error), 202 while the bank asks for an OTP or has not answered yet. 400 `invalid_payment_data` counts as a failed attempt; 409/410 (closed session, charge in flight) are not attempts.',
   confirmCheckoutOtp:
-    'Sends the OTP the bank gave the buyer for the pending attempt. A wrong code answers 422 `otp_invalid` with the entries left; the third wrong code ends the attempt declined. A code sent at or after `expiresAt` ends it declined (`otp_expired`).',
+    'Sends the OTP the bank gave the buyer (or the factor `nextAction.factor` names: Mercantil\'s clave telefónica) for the pending attempt. A wrong code, or a code or account type the bank refuses, answers 422 `otp_invalid` with the entries left; the third wrong entry ends the attempt declined. A code sent at or after `expiresAt` ends it declined (`otp_expired`). `abandon: true` instead of a code leaves the step: the attempt ends declined `otp_abandoned`, one failure.',
   getMerchantLogo:
     'The merchant\'s logo image (PNG, JPEG or WebP), public and cacheable for a year: its URL changes whenever the logo does. Linked from the checkout read\'s `merchant.logoUrl`.',
   listTransactions:

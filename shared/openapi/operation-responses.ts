@@ -39,7 +39,7 @@ export const OPERATION_RESPONSES: Record<RouteId, ResponseSchemas> = {
         404: 'resource_missing: no such transaction on this session.',
         409: 'otp_not_requested, session_completed, attempts_exhausted, charge_in_flight.',
         410: 'session_expired.',
-        422: 'otp_invalid: wrong code; the message says how many entries remain.',
+        422: 'otp_invalid: wrong code (field code), or the bank refused the code or the account type (no field); the message says how many entries remain.',
         503: 'processor_unavailable: the bank could not check the code; nothing changed, retry.',
       },
     },

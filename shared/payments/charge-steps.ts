@@ -13,6 +13,7 @@ import { attemptsRemaining, effectiveState, type SessionStatus } from '../domain
 import { chargeEvent, resolveTransaction, toTransactionResource, traced, type Transaction, type TransactionResult } from '../domain/transaction.ts';
 import type { PaymentDeps } from '../deps.ts';
 import type { GatewayOutcome } from '../gateways/payment-gateway.ts';
+import type { OtpFactor } from '../domain/otp-factor.ts';
 import type { IdempotencyContext } from '../http/handler-types.ts';
 import { advanceSession, type AttemptStep } from '../store/charge-store.ts';
 import { policies } from '../retry/policies.ts';
@@ -90,9 +91,13 @@ export interface ChargeAnswer {
   body: {
     transaction: ReturnType<typeof toTransactionResource>;
     session: { reference: string; status: SessionStatus; closedReason: Session['closedReason']; attemptsRemaining: number | null; returnUrl: string | null };
-    nextAction: { type: 'otp'; entriesRemaining: number } | null;
+    nextAction: { type: 'otp'; entriesRemaining: number; factor: OtpFactor | null } | null;
   };
 }
+
+/** The code step awaited, with the entries left and what the bank asks for (null: a code it sent). */
+export const otpAction = (session: Session, transaction: Transaction): ChargeAnswer['body']['nextAction'] =>
+  session.status === 'otp_requested' ? { type: 'otp', entriesRemaining: MAX_OTP_ENTRIES - transaction.otpFailures, factor: transaction.otpFactor ?? null } : null;
 
 /** The checkout's answer: 200 once the attempt has a result (approved, declined or failed alike), 202 while it is pending. */
 export function chargeAnswer(session: Session, transaction: Transaction, now: number): ChargeAnswer {
@@ -103,7 +108,7 @@ export function chargeAnswer(session: Session, transaction: Transaction, now: nu
       // The buyer's browser reads this answer: a generic decline, the bank's code stays with the merchant.
       transaction: buyerTransaction(toTransactionResource(transaction), session.gateway),
       session: { reference: session.reference, status, closedReason, attemptsRemaining: attemptsRemaining(session), returnUrl: session.returnUrl },
-      nextAction: session.status === 'otp_requested' ? { type: 'otp', entriesRemaining: MAX_OTP_ENTRIES - transaction.otpFailures } : null,
+      nextAction: otpAction(session, transaction),
     },
   };
 }
@@ -146,13 +151,21 @@ export async function commitStep(deps: PaymentDeps, step: AttemptStep, answer: {
 }
 
 /** What the bank's outcome does to a session whose charge was in flight, written as one step. */
-export async function applyOutcome(deps: PaymentDeps, before: Session, transaction: Transaction, outcome: GatewayOutcome, idempotency?: IdempotencyContext): Promise<ChargeAnswer> {
+/** `dropSealedCard`: the attempt no longer needs its sealed number, even while its outcome is unknown. */
+export async function applyOutcome(
+  deps: PaymentDeps,
+  before: Session,
+  transaction: Transaction,
+  outcome: GatewayOutcome,
+  idempotency?: IdempotencyContext,
+  { dropSealedCard = false } = {},
+): Promise<ChargeAnswer> {
   // Read after the bank answered: a rejection arriving after expiresAt closes the session.
   const now = deps.clock.now();
   let step: AttemptStep;
   switch (outcome.kind) {
     case 'otp_required':
-      step = progressStep(before, traced(transaction, 'otp_requested', now), 'otp_requested', [
+      step = progressStep(before, { ...traced(transaction, 'otp_requested', now), ...(outcome.factor ? { otpFactor: outcome.factor } : {}) }, 'otp_requested', [
         buildEvent('session.otp_requested', before.mode, new Date(now).toISOString(), { sessionReference: before.reference, transactionReference: transaction.reference }),
       ]);
       // The number sealed for the code step (card-vault.ts sealForCode) is written with the request for the code.
@@ -161,6 +174,7 @@ export async function applyOutcome(deps: PaymentDeps, before: Session, transacti
     case 'unknown':
       // No answer: the charge stays in flight and pending; settleStaleAttempt asks the bank later.
       step = progressStep(before, traced(transaction, 'bank_no_answer', now, outcome.detail), before.status);
+      if (dropSealedCard) step.sealedCard = 'drop';
       break;
     default:
       step = settlementStep(before, transaction, resultOf(outcome), now);

@@ -1,6 +1,7 @@
 /** What the checkout operations answer: for the OpenAPI document and the checkout page's types only, out of every Lambda bundle. */
 import * as z from 'zod';
 import { CURRENCIES } from '../domain/merchant.ts';
+import { OTP_FACTOR_KINDS, OTP_INPUT_TYPES } from '../domain/otp-factor.ts';
 import { DOCUMENT_TYPES } from '../domain/prefill.ts';
 import { CLOSED_REASONS, SESSION_STATUSES } from '../domain/session-state.ts';
 import { CheckoutTransactionSchema } from './transaction-responses.ts';
@@ -13,14 +14,30 @@ const SessionProgressSchema = z.object({
   returnUrl: z.string().nullable(),
 });
 
+const OtpFactorSchema = z
+  .object({
+    kind: z.enum(OTP_FACTOR_KINDS).meta({ description: "phone_key: the buyer's clave telefónica, which they already have (nothing is sent); other: a factor known only by its label." }),
+    bankName: z.string().meta({ description: 'The bank that asks, as buyers know it.', example: 'Mercantil' }),
+    label: z.string().nullable().meta({ description: "The bank's own name for the factor, in Spanish; null when its answer had none.", example: 'Clave telefónica' }),
+    length: z.int().nullable().meta({ description: 'Characters the bank expects, where it says.', example: 8 }),
+    inputType: z.enum(OTP_INPUT_TYPES).meta({ description: 'numeric: digits only (a numeric keyboard).' }),
+  })
+  .meta({ id: 'OtpFactor' });
+
+const NextActionSchema = z
+  .object({
+    type: z.literal('otp'),
+    entriesRemaining: z.int().meta({ description: 'Entries of the code step left in this attempt (3 at first); a wrong code or a refused account type uses one.' }),
+    factor: OtpFactorSchema.nullable().meta({ description: "What the bank asks the buyer for, from its own answer (Mercantil's getauth); null where the bank sent the buyer a code." }),
+  })
+  .nullable()
+  .meta({ description: 'otp: ask the buyer for the code (or the factor named) and send it to POST /v1/checkout/otp.' });
+
 export const CheckoutChargeResultSchema = z
   .object({
     transaction: CheckoutTransactionSchema,
     session: SessionProgressSchema,
-    nextAction: z
-      .object({ type: z.literal('otp'), entriesRemaining: z.int() })
-      .nullable()
-      .meta({ description: 'otp: ask the buyer for the code and send it to POST /v1/checkout/otp.' }),
+    nextAction: NextActionSchema,
   })
   .meta({ id: 'CheckoutChargeResult' });
 
@@ -54,6 +71,7 @@ export const CheckoutSessionSchema = z
     storedCard: z.object({ brand: z.string(), lastFour: z.string() }).nullable(),
     returnUrl: z.string().nullable(),
     lastTransaction: CheckoutTransactionSchema.nullable(),
+    nextAction: NextActionSchema,
     test: z.boolean(),
     simulated: z.boolean().meta({
       description: "True only in the sandbox, when the session's network is the sandbox's simulator (live mode included): no real network is called and no money moves. Always false in AWS.",

@@ -34,7 +34,15 @@ export const CheckoutOtpBodySchema = z
   .strictObject({
     sessionReference: SessionReference,
     transactionReference: z.string().regex(/^txn_[0-9A-Za-z]{1,64}$/, { error: 'must be a transaction reference (txn_...)' }),
-    code: z.string().max(12).meta({ description: 'The code the bank sent to the buyer.' }),
+    code: z
+      .string()
+      .max(12)
+      .optional()
+      .meta({ description: 'The code the bank sent to the buyer, or the factor it asked for (nextAction.factor: Mercantil\'s clave telefónica). Required unless abandon.' }),
+    abandon: z
+      .literal(true)
+      .optional()
+      .meta({ description: 'Instead of a code: the buyer leaves the code step to pay another way. The attempt ends declined `otp_abandoned`, one failure of the session.' }),
     cvv: z
       .string()
       .regex(/^\d{3,4}$/, { error: 'must be 3 or 4 digits' })

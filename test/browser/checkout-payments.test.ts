@@ -44,7 +44,7 @@ describe('checkout page: paying', BROWSER_TEST_TIMEOUT, () => {
     // The prefill is a suggestion the buyer can change: it is what the fields hold, and what is sent is what they hold after.
     expect(await page.getByLabel('Nombre del titular (como aparece en la tarjeta)').inputValue()).toBe('María Pérez');
     expect(await page.getByLabel('Número', { exact: true }).inputValue()).toBe('12345678');
-    expect(await page.getByLabel('Tipo').inputValue()).toBe('V');
+    expect(await page.getByLabel('Tipo', { exact: true }).inputValue()).toBe('V');
     expect(await page.locator('#last-attempt').isHidden()).toBe(true);
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'desktop-form');

@@ -103,7 +103,11 @@ describe('Mercantil connector against its simulator', () => {
 
   it('asks getauth for a debit card, then pays with card, CVV, account and the encrypted code', async () => {
     const request = chargeOf(debit, 500);
-    expect(await gateway.charge(request, account)).toEqual({ kind: 'otp_required' });
+    // What the bank asks for, decrypted from getauth's answer: the clave telefónica, 8 digits.
+    expect(await gateway.charge(request, account)).toEqual({
+      kind: 'otp_required',
+      factor: { kind: 'phone_key', bankName: 'Mercantil', label: 'Clave telefónica', length: 8, inputType: 'numeric' },
+    });
     const invoice = invoiceNumber(request.transactionReference);
     expect(bank.calls('pay').filter((c) => c.invoice === invoice)).toHaveLength(0);
     expect(bank.calls('getauth').at(-1)!.body).toEqual({
@@ -130,10 +134,21 @@ describe('Mercantil connector against its simulator', () => {
     });
   });
 
-  it("declines a wrong code with the bank's code", async () => {
+  it("declines a wrong code or account type with the bank's code, marked as the factor refused (not the card); the invoice stays payable", async () => {
     const request = chargeOf(debit);
     await gateway.charge(request, account);
-    expect(await gateway.authorize(request, account, { code: '22222222', charge: request, accountType: 'CC' })).toMatchObject({ kind: 'declined', code: SIMULATOR_CODES.WRONG_OTP });
+    const refused = { kind: 'declined', code: SIMULATOR_CODES.WRONG_OTP, factorRefused: true };
+    expect(await gateway.authorize(request, account, { code: '22222222', charge: request, accountType: 'CC' })).toMatchObject(refused);
+    expect(await gateway.authorize(request, account, { code: MERCANTIL_TEST_DATA.debit.otp, charge: request, accountType: 'CA' })).toMatchObject(refused);
+    expect(await gateway.authorize(request, account, { code: MERCANTIL_TEST_DATA.debit.otp, charge: request, accountType: 'CC' })).toMatchObject({ kind: 'approved' });
+  });
+
+  it('keeps a wrong CVV a decline of the card, not a refused factor', async () => {
+    const request = chargeOf(debit);
+    await gateway.charge(request, account);
+    const outcome = await gateway.authorize(request, account, { code: MERCANTIL_TEST_DATA.debit.otp, charge: { ...request, payment: { ...request.payment, card: { ...request.payment.card, cvv: '999' } } }, accountType: 'CC' });
+    expect(outcome).toMatchObject({ kind: 'declined', code: SIMULATOR_CODES.WRONG_CVV });
+    expect(outcome).not.toHaveProperty('factorRefused');
   });
 
   it('leaves a timed-out pay unknown, then reads the approval by search', async () => {

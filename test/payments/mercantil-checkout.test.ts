@@ -66,22 +66,96 @@ describe('Checkout on Banco Mercantil (VES) through its simulator', () => {
     expect(sandbox.mercantil.calls().slice(-2).map((c) => c.operation)).toEqual(['getauth', 'pay']);
   });
 
-  it("declines a wrong code with the bank's code; maxFailures closes the session", async () => {
+  const clave = MERCANTIL_TEST_DATA.debit.otp;
+  const phoneKey = { kind: 'phone_key', bankName: 'Mercantil', label: 'Clave telefónica', length: 8, inputType: 'numeric' };
+
+  it("announces what getauth asks for (the clave telefónica, 8 digits) in the charge answer and the page's session read", async () => {
+    const { keys } = await mercantilMerchant();
+    const session = await openSession(sandbox, keys.secretTest);
+    const asked = await charge(session.reference, debit, debitHolder);
+    expect(asked.body.nextAction).toEqual({ type: 'otp', entriesRemaining: 3, factor: phoneKey });
+    const read = await sandbox.request('GET', `/v1/checkout/sessions/${session.reference}`);
+    expect(read.body).toMatchObject({ status: 'otp_requested', nextAction: { type: 'otp', entriesRemaining: 3, factor: phoneKey } });
+    // A credit card asks nothing: no code step.
+    const other = await openSession(sandbox, keys.secretTest);
+    expect((await charge(other.reference, credit)).body.nextAction).toBeNull();
+  });
+
+  it('takes a wrong clave, then a wrong account type, back to the code step as wrong entries, not failures of the session', async () => {
     const { merchant, keys } = await mercantilMerchant();
     const session = await openSession(sandbox, keys.secretTest, { maxFailures: 1 });
-    const first = await charge(session.reference, debit, debitHolder);
-    const wrong = await otp(session.reference, first.body.transaction.reference, { code: '22222222', cvv: '111', accountType: 'CC' });
-    const second = await charge(session.reference, { ...credit, cvv: '999' });
-    const third = await charge(session.reference, credit);
+    const txn = (await charge(session.reference, debit, debitHolder)).body.transaction.reference;
 
-    expect(wrong.status).toBe(200);
-    expect(wrong.body).toMatchObject({ transaction: { status: 'declined' }, session: { status: 'failed' } });
+    const wrongClave = await otp(session.reference, txn, { code: '22222222', cvv: '111', accountType: 'CC' });
+    expect(wrongClave.status).toBe(422);
+    expect(wrongClave.body).toMatchObject({ code: 'otp_invalid', message: 'The bank refused the code or the account type. 2 entries remain.' });
+    expect(wrongClave.body).not.toHaveProperty('field');
+    const read = await sandbox.request('GET', `/v1/checkout/sessions/${session.reference}`);
+    expect(read.body).toMatchObject({ status: 'otp_requested', attemptsRemaining: 2, nextAction: { entriesRemaining: 2, factor: phoneKey } });
+
+    const wrongAccount = await otp(session.reference, txn, { code: clave, cvv: '111', accountType: 'CA' });
+    expect(wrongAccount.body).toMatchObject({ code: 'otp_invalid', message: 'The bank refused the code or the account type. 1 entry remains.' });
+
+    const paid = await otp(session.reference, txn, { code: clave, cvv: '111', accountType: 'CC' });
+    expect(paid.body).toMatchObject({ transaction: { status: 'approved' }, session: { status: 'completed' } });
+    const events = await eventsOf(sandbox, merchant.id, 'test', session.reference);
+    expect(events.map((e) => e.type)).toEqual([
+      'session.otp_requested',
+      'session.otp_confirmed',
+      'session.otp_requested',
+      'session.otp_confirmed',
+      'session.otp_requested',
+      'session.otp_confirmed',
+      'charge.approved',
+    ]);
+    const detail = await sandbox.request('GET', `/v1/transactions/${txn}`, { key: keys.secretTest });
+    expect(detail.body.trace.filter((t: { event: string }) => t.event === 'otp_refused').map((t: { detail: string }) => t.detail)).toEqual([
+      expect.stringContaining(SIMULATOR_CODES.WRONG_OTP),
+      expect.stringContaining(SIMULATOR_CODES.WRONG_OTP),
+    ]);
+  });
+
+  it('ends the attempt declined (otp_attempts_exceeded, one failure) at the third refused entry; maxFailures closes the session', async () => {
+    const { merchant, keys } = await mercantilMerchant();
+    const session = await openSession(sandbox, keys.secretTest, { maxFailures: 1 });
+    const txn = (await charge(session.reference, debit, debitHolder)).body.transaction.reference;
+    for (const entries of [2, 1]) {
+      expect((await otp(session.reference, txn, { code: '22222222', cvv: '111', accountType: 'CC' })).body.message).toContain(`${entries} entr`);
+    }
+    const third = await otp(session.reference, txn, { code: '22222222', cvv: '111', accountType: 'CC' });
+    expect(third.status).toBe(200);
+    expect(third.body).toMatchObject({ transaction: { status: 'declined', errorCode: 'otp_attempts_exceeded' }, session: { status: 'failed', attemptsRemaining: 1 }, nextAction: null });
+
+    const second = await charge(session.reference, { ...credit, cvv: '999' });
     expect(second.body).toMatchObject({ transaction: { status: 'declined' }, session: { status: 'expired', closedReason: 'max_failures_reached' } });
-    expect(third.status).toBe(409);
-    expect(third.body.code).toBe('attempts_exhausted');
     const declines = (await eventsOf(sandbox, merchant.id, 'test', session.reference)).filter((e) => e.type === 'charge.declined');
-    expect(declines.map((e) => (e.data as { errorCode: string }).errorCode)).toEqual([SIMULATOR_CODES.WRONG_OTP, SIMULATOR_CODES.WRONG_CVV]);
-    expect(declines.map((e) => (e.data as { declineReason: string }).declineReason)).toEqual([REASONS.declined, REASONS.declined]);
+    expect(declines.map((e) => (e.data as { errorCode: string }).errorCode)).toEqual(['otp_attempts_exceeded', SIMULATOR_CODES.WRONG_CVV]);
+    expect((declines[1]!.data as { declineReason: string }).declineReason).toBe(REASONS.declined);
+    // Three entries reached the bank, each a pay of the same invoice: the wrong ones left it payable.
+    expect(sandbox.mercantil.calls('pay').filter((c) => c.invoice === sandbox.mercantil.calls('pay').at(-4)!.invoice)).toHaveLength(3);
+  });
+
+  it('lets the buyer leave the code step for another card: the attempt ends declined otp_abandoned, one failure, nothing sent to the bank', async () => {
+    const { merchant, keys } = await mercantilMerchant();
+    const session = await openSession(sandbox, keys.secretTest, { maxFailures: 2 });
+    const txn = (await charge(session.reference, debit, debitHolder)).body.transaction.reference;
+    const pays = sandbox.mercantil.calls('pay').length;
+
+    expect((await otp(session.reference, txn, {})).body).toMatchObject({ code: 'parameter_missing', field: 'code' });
+    expect((await otp(session.reference, txn, { abandon: true, code: clave })).body).toMatchObject({ code: 'parameter_invalid', field: 'abandon' });
+    const left = await otp(session.reference, txn, { abandon: true });
+    expect(left.status).toBe(200);
+    expect(left.body).toMatchObject({
+      transaction: { status: 'declined', errorCode: 'otp_abandoned', declineReason: 'Elegiste pagar con otra tarjeta: el pago anterior no se confirmó.' },
+      session: { status: 'failed', attemptsRemaining: 2 },
+      nextAction: null,
+    });
+    expect(sandbox.mercantil.calls('pay')).toHaveLength(pays);
+    // The abandoned step takes no code any more; the session takes another card.
+    expect((await otp(session.reference, txn, { code: clave, cvv: '111', accountType: 'CC' })).body.code).toBe('otp_not_requested');
+    expect((await charge(session.reference, credit)).body).toMatchObject({ transaction: { status: 'approved' }, session: { status: 'completed' } });
+    const events = await eventsOf(sandbox, merchant.id, 'test', session.reference);
+    expect(events.map((e) => e.type)).toEqual(['session.otp_requested', 'charge.declined', 'charge.approved']);
   });
 
   it('leaves a charge whose answer never came pending, then settles it from the bank search', async () => {

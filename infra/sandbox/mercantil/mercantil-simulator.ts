@@ -151,7 +151,9 @@ export async function startMercantilSimulator({ clock, credentials = SIMULATOR_C
     if (!card || t.card_number !== card.cardNumber || !(expiration === card.expiration || notExpired(expiration))) refusal = errorList(402, SIMULATOR_CODES.CARD_REFUSED, 'Tarjeta no autorizada');
     else if (cvv !== card.cvv) refusal = errorList(402, SIMULATOR_CODES.WRONG_CVV, 'CVV inválido');
     else if (t.payment_method === 'tdd' && (decrypt(t.twofactor_auth) !== MERCANTIL_TEST_DATA.debit.otp || t.account_type !== MERCANTIL_TEST_DATA.debit.accountType)) {
-      refusal = errorList(402, SIMULATOR_CODES.WRONG_OTP, 'Clave de autenticación inválida');
+      // The simulator's own rule: a wrong clave or account type is refused before any payment is made, so the
+      // invoice stays free for the buyer's next entry (the bank's own behaviour here is unpublished).
+      return errorList(402, SIMULATOR_CODES.WRONG_OTP, 'Clave de autenticación inválida');
     }
     const charge: Charge = {
       invoice: t.invoice_number,

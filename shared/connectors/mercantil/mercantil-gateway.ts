@@ -80,7 +80,7 @@ export function mercantilGateway(options: MercantilOptions): PaymentGateway {
       }
       // Debit: getauth asks the bank which second factor the buyer gives (today the clave telefónica); it moves no money.
       try {
-        return getauthOutcome(await post(account, credentials, PATHS.getauth, getauthBody(credentials, request.client, request.payment)));
+        return getauthOutcome(await post(account, credentials, PATHS.getauth, getauthBody(credentials, request.client, request.payment)), credentials.secretKey);
       } catch (error) {
         if (!(error instanceof GatewayUnavailableError)) throw error;
         return failed(SERVICE_CODES.PROCESSOR_UNAVAILABLE, `Mercantil did not answer getauth: ${error.message}`);

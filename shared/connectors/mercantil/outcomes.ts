@@ -4,9 +4,11 @@
  * has a known meaning: every error_list answer is a decline with the generic text, except where the HTTP status says
  * the merchant's configuration was refused (401, 403: failed). Gateway errors of IBM API Connect (httpCode) failed.
  */
+import type { OtpFactor } from '../../domain/otp-factor.ts';
 import type { CardFunding } from '../../domain/payment-data.ts';
 import type { BankReply } from '../../gateways/bank-http.ts';
 import type { GatewayOutcome } from '../../gateways/payment-gateway.ts';
+import { decryptField } from './field-cipher.ts';
 import type { ErrorList, GetauthResponse, PayResponse, SearchResponse, TransactionRecord } from './wire.ts';
 
 /** Codes the connector assigns where the bank's answer has none of its own. */
@@ -63,19 +65,54 @@ export function recordOutcome(record: TransactionRecord): GatewayOutcome {
   return { kind: 'unknown', detail: `Mercantil answered trx_status "${record.trx_status ?? ''}", which it does not document.` };
 }
 
+/**
+ * The codes of a debit `pay` refused for the buyer's clave or the card's account type, not the card: the code step
+ * takes another entry instead of the attempt ending. The bank has published none (its catalogue is in a PDF nobody
+ * could read), so against the real bank such a refusal stays a decline until certification tells its code: one
+ * line here. 9003 is the sandbox simulator's own WRONG_OTP (infra/sandbox/mercantil/mercantil-simulator.ts).
+ */
+export const FACTOR_REFUSAL_CODES: ReadonlySet<string> = new Set(['9003']);
+
 export function payOutcome(reply: BankReply): GatewayOutcome {
   const error = errorOutcome(reply);
+  if (error?.kind === 'declined' && FACTOR_REFUSAL_CODES.has(error.code)) return { ...error, factorRefused: true };
   if (error) return error;
   const record = (reply.body as PayResponse).transaction_response;
   return record ? recordOutcome(record) : reject('failed', MERCANTIL_CODES.GATEWAY_ERROR, 'Mercantil answered the payment without transaction_response.');
 }
 
+/** The bank's factor types whose meaning a source gives (docs/connectors.md): the clave telefónica, nothing sent. */
+const FACTOR_KINDS: Record<string, OtpFactor['kind']> = { clavetelefonica: 'phone_key' };
+
+/**
+ * What getauth says the buyer must give, decrypted with the merchant's secret key: a field that does not decrypt,
+ * or reads oddly, is left unknown rather than shown.
+ */
+export function factorOf(info: NonNullable<GetauthResponse['authentication_info']>, secretKey: string): OtpFactor {
+  const read = (field: string | undefined): string | null => {
+    try {
+      const text = field ? decryptField(field, secretKey).trim() : '';
+      return text.length > 0 && text.length <= 60 ? text : null;
+    } catch {
+      return null;
+    }
+  };
+  const length = Number(read(info.twofactor_lenght));
+  return {
+    kind: FACTOR_KINDS[read(info.twofactor_type)?.toLowerCase() ?? ''] ?? 'other',
+    bankName: 'Mercantil',
+    label: read(info.twofactor_label),
+    length: Number.isInteger(length) && length >= 1 && length <= 12 ? length : null,
+    inputType: read(info.twofactor_field_type)?.toLowerCase() === 'numeric' ? 'numeric' : 'text',
+  };
+}
+
 /** getauth approved: the bank awaits the buyer's second factor for a debit card. */
-export function getauthOutcome(reply: BankReply): GatewayOutcome {
+export function getauthOutcome(reply: BankReply, secretKey: string): GatewayOutcome {
   const error = errorOutcome(reply);
   if (error) return error;
   const info = (reply.body as GetauthResponse).authentication_info;
-  if (info?.trx_status === 'approved') return { kind: 'otp_required' };
+  if (info?.trx_status === 'approved') return { kind: 'otp_required', factor: factorOf(info, secretKey) };
   return reject('declined', MERCANTIL_CODES.REJECTED, `Mercantil did not authorize the second factor (trx_status "${info?.trx_status ?? ''}").`);
 }
 
