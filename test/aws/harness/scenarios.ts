@@ -36,6 +36,7 @@ export const successScenarios: Record<string, Scenario> = {
   'GET /v1/checkout/sessions/{reference}': (s, st) => s.api.request('GET', `/v1/checkout/sessions/${st.paidSession}`),
   'GET /v1/transactions': (s, st) => s.api.request('GET', '/v1/transactions', { key: st.keys.secretTest }),
   'GET /v1/transactions/{reference}': (s, st) => s.api.request('GET', `/v1/transactions/${st.transaction}`, { key: st.keys.secretTest }),
+  'GET /v1/payments/export': (s, st) => s.api.request('GET', '/v1/payments/export', { key: st.keys.secretTest }),
   'GET /v1/cards': (s, st) => s.api.request('GET', '/v1/cards?customerRef=cus_aws', { key: st.keys.secretTest }),
   'GET /v1/analytics/summary': (s, st) => s.api.request('GET', `/v1/analytics/summary?from=2020-01-01T00:00:00Z&to=${new Date(Date.now() + 60_000).toISOString()}`, { key: st.keys.secretTest }),
   'GET /v1/webhooks/endpoints': (s, st) => s.api.request('GET', '/v1/webhooks/endpoints', { key: st.keys.secretTest }),
