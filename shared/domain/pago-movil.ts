@@ -71,6 +71,9 @@ export const internationalPhone = (national: string): string => `58${national.sl
  */
 export const maskedPhone = (national: string): string => `${'*'.repeat(Math.max(0, national.length - 4))}${national.slice(-4)}`;
 
+/** The Caracas day (UTC-4 all year, no daylight saving) of an instant, YYYY-MM-DD: the day pago móvil banks search by. */
+export const caracasDay = (at: Date): string => new Date(at.getTime() - 4 * 3_600_000).toISOString().slice(0, 10);
+
 /**
  * Null when a payer's document number is fine for pago móvil, else what is wrong with it: 5 to 10 digits for a
  * cédula or RIF (V, E, J, G), 5 to 12 letters and digits for a passport (P). The id is cleaned first (cleanDocumentId).
