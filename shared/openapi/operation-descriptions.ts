@@ -22,6 +22,10 @@ export const OPERATION_DESCRIPTIONS: Record<PublicRouteId, string> = {
     'What the hosted checkout page shows: amount, description, the merchant\'s public name and logo, the effective prefill, whether an OTP or a document is needed, and the stored card\'s brand and last four. Authorised by the session reference itself (a publishable key is optional). Not rate limited.',
   createCheckoutCharge:
     'Charges the buyer\'s card for a session, from the checkout page. One `Idempotency-Key` per attempt: a repeat replays the stored answer and never charges twice. 200 with the result (approved, declined or failed: a decline is an answer, not an error), 202 while the bank asks for an OTP or has not answered yet. 400 `invalid_payment_data` counts as a failed attempt; 409/410 (closed session, charge in flight) are not attempts.',
+  requestPagoMovilKey:
+    'Asks the payer\'s bank to send them a C2P payment key ("clave de pago") by SMS. Only on an open session that takes `pago_movil_c2p`; changes no session state. Bounded to 3 per session and 5 per phone per UTC day (429 `payment_key_limit` with Retry-After); 422 `payment_key_refused` when the bank refuses, its message the Spanish text for the buyer. Bad bank code, phone or document: 400 naming the field. See docs/pago-movil.md.',
+  createPagoMovilCharge:
+    'Debits the buyer by pago móvil C2P with the key their bank sent them (Mercantil `c2p` `compra`). An attempt like a card charge, with the same answer: 200 approved, declined or failed, 202 while the bank has not answered (settled later by a status read, never sent twice). One `Idempotency-Key` per attempt. The key is used for this one call: never stored, logged or echoed. Bad bank code, phone, document or key: 400 naming the field, not an attempt.',
   confirmCheckoutOtp:
     'Sends the OTP the bank gave the buyer for the pending attempt. A wrong code answers 422 `otp_invalid` with the entries left; the third wrong code ends the attempt declined. A code sent at or after `expiresAt` ends it declined (`otp_expired`).',
   getMerchantLogo:
