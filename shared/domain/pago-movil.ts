@@ -82,3 +82,24 @@ export function payerDocumentIssue(type: DocumentType, id: string): string | nul
   if (type === 'P') return /^[A-Z0-9]{5,12}$/.test(id) ? null : 'A passport number is 5 to 12 letters and digits.';
   return /^\d{5,10}$/.test(id) ? null : 'A cédula or RIF number is 5 to 10 digits, without the letter.';
 }
+
+/** The RIF letter's value in its check digit (reference §6, after python-stdnum's ve/rif.py). */
+const RIF_LETTER_VALUES: Record<string, number> = { V: 4, E: 8, J: 12, P: 16, G: 20 };
+const RIF_WEIGHTS = [3, 2, 7, 6, 5, 4, 3, 2];
+
+/**
+ * A RIF (Venezuelan tax id) in its usual written form (J-40724274-1) when its check digit is right, else null. Typed
+ * with or without dashes, dots or spaces, in either case.
+ *
+ * @example
+ * validRif('j407242741')   // 'J-40724274-1'
+ * validRif('J-40724274-2') // null (wrong check digit)
+ */
+export function validRif(typed: string): string | null {
+  const compact = typed.replace(/[\s.\-]/g, '').toUpperCase();
+  const match = /^([VEJPG])(\d{8})(\d)$/.exec(compact);
+  if (!match) return null;
+  const [, letter, digits, check] = match as unknown as [string, string, string, string];
+  const sum = RIF_LETTER_VALUES[letter]! + [...digits].reduce((total, digit, i) => total + Number(digit) * RIF_WEIGHTS[i]!, 0);
+  return '00987654321'[sum % 11] === check ? `${letter}-${digits}-${check}` : null;
+}
