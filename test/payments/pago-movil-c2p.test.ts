@@ -155,6 +155,20 @@ describe('Pago móvil C2P through the API on Banco Mercantil (its simulator)', (
     expect(events.filter((e) => e.envelope.type === 'charge.refunded')).toHaveLength(2);
   });
 
+  it('leaves a vuelto whose answer never came pending, then settles it from the search of its day, never paid twice', async () => {
+    const { keys } = await c2pMerchant();
+    const paid = (await charge((await openSession(sandbox, keys.secretTest, { amountMinor: 6_000 })).reference)).body.transaction;
+    sandbox.mercantil.injectFault('c2p', 'timeout');
+    const late = await sandbox.request('POST', `/v1/transactions/${paid.reference}/refunds`, { key: keys.secretTest, body: { amountMinor: 1_000 }, headers: { 'idempotency-key': randomUUID() } });
+    expect(late.status).toBe(202);
+    expect(late.body).toMatchObject({ status: 'pending', method: 'refund' });
+
+    sandbox.advance(61);
+    const listed = await sandbox.request('GET', `/v1/transactions/${paid.reference}/refunds`, { key: keys.secretTest });
+    expect(listed.body.data).toMatchObject([{ reference: late.body.reference, status: 'succeeded' }]);
+    expect(c2pCalls(invoiceNumber(late.body.reference))).toHaveLength(1);
+  });
+
   it("answers 422 payment_key_refused with the bank's Spanish reason when the bank will not send a key", async () => {
     const { keys } = await c2pMerchant();
     const session = await openSession(sandbox, keys.secretTest);

@@ -25,7 +25,7 @@ import { credentialSetFor, type MercantilCredentialSet } from './credentials.ts'
 import { getauthOutcome, MERCANTIL_CODES, payOutcome, REASONS, searchOutcome } from './outcomes.ts';
 import { bolivares, getauthBody, invoiceNumber, paymentMethod, payBody, searchBody, type PayInput } from './requests.ts';
 import { mercantilPagoMovil, type C2pRefund } from './pago-movil-gateway.ts';
-import { sentOnce, type BankRecord } from './sent-once.ts';
+import { sentOnce } from './sent-once.ts';
 import { PATHS } from './wire.ts';
 
 /** Status reads are repeated this many times on a network error or a 5xx. */
@@ -79,14 +79,13 @@ export function mercantilGateway(options: MercantilOptions): PaymentGateway {
   });
 
   /** A C2P refund's or void's answer (or record) as a refund outcome. */
-  const refundOutcome = (outcome: BankRecord): RefundOutcome | { kind: 'not_found' } => {
+  const refundOutcome = (outcome: GatewayOutcome): RefundOutcome => {
     switch (outcome.kind) {
       case 'approved':
         return { kind: 'succeeded', processorReference: outcome.processorReference };
       case 'otp_required':
         return { kind: 'failed', code: MERCANTIL_CODES.GATEWAY_ERROR, detail: 'Mercantil asked a code for a C2P refund.' };
       case 'unknown':
-      case 'not_found':
         return outcome;
       default:
         return { kind: 'failed', code: outcome.code, detail: outcome.detail };
@@ -160,7 +159,7 @@ export function mercantilGateway(options: MercantilOptions): PaymentGateway {
       if (!request.pagoMovil) return { kind: 'failed', code: 'refund_unsupported', detail: 'Banco Mercantil publishes no refund of a card payment.' };
       if ('problem' in credentials) return { kind: 'failed', code: MERCANTIL_CODES.CREDENTIALS_INVALID, detail: credentials.problem };
       const outcome = await pagoMovil(account, credentials, SERVICE_CLIENT, request.pagoMovil.payeePhone).payChange(c2pRefund(request, request.pagoMovil));
-      return refundOutcome(outcome) as RefundOutcome;
+      return refundOutcome(outcome);
     },
     /** Only a C2P compra of the same Caracas day, whole, by its bank reference (anulacion); cards have no void. */
     async voidCharge(request, account) {
@@ -168,13 +167,14 @@ export function mercantilGateway(options: MercantilOptions): PaymentGateway {
       if (!request.pagoMovil || !request.processorReference) return { kind: 'not_voidable' };
       if ('problem' in credentials) return { kind: 'failed', code: MERCANTIL_CODES.CREDENTIALS_INVALID, detail: credentials.problem };
       const operations = pagoMovil(account, credentials, SERVICE_CLIENT, request.pagoMovil.payeePhone);
-      return refundOutcome(await operations.voidPurchase(c2pRefund(request, request.pagoMovil), request.processorReference)) as RefundOutcome;
+      return refundOutcome(await operations.voidPurchase(c2pRefund(request, request.pagoMovil), request.processorReference));
     },
     async refundStatus(request, account) {
       if (!request.pagoMovil) return { kind: 'not_found' };
       const credentials = credentialSetFor(account);
       if ('problem' in credentials) throw new GatewayUnavailableError(credentials.problem);
-      return refundOutcome(await pagoMovil(account, credentials, SERVICE_CLIENT, request.pagoMovil.payeePhone).refundStatus(c2pRefund(request, request.pagoMovil)));
+      const record = await pagoMovil(account, credentials, SERVICE_CLIENT, request.pagoMovil.payeePhone).refundStatus(c2pRefund(request, request.pagoMovil));
+      return record.kind === 'not_found' ? record : refundOutcome(record);
     },
     pagoMovil: {
       async sendKey(payer, account, client) {
