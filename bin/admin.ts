@@ -14,7 +14,8 @@ import { ApiError } from '../shared/errors.ts';
 import { loadBankCredentials } from '../shared/admin/bank-credentials.ts';
 import { listKeys, revokeKey, rotateKey } from '../shared/admin/key-admin.ts';
 import { createMerchant, KEY_PREFIX, requireMerchant, type AdminStores } from '../shared/admin/merchant-admin.ts';
-import { describeMerchant, provisionMerchant, setBranding, setGateway, setRateLimit, setTestMode } from '../shared/admin/merchant-settings.ts';
+import { describeMerchant, provisionMerchant, setBranding, setGateway, setPagoMovil, setRateLimit, setTestMode } from '../shared/admin/merchant-settings.ts';
+import { PAGO_MOVIL_METHODS } from '../shared/domain/payment-method.ts';
 import { DEFAULT_KEY_CACHE_TTL_MS, requireEnv } from '../shared/config.ts';
 import { KEY_REVOCATION_BOUND_MS } from '../shared/auth/authenticator.ts';
 import { createSecretBox } from '../shared/crypto/create-crypto.ts';
@@ -61,6 +62,7 @@ Commands:
   merchant provision --merchant <id>
   merchant branding --merchant <id> [--business-name <name>] [--logo <file.png|jpg|webp> | --no-logo]
   merchant gateway --merchant <id> --currency ${CURRENCIES.join('|')} --gateway ${GATEWAY_IDS.join('|')}
+  merchant pago-movil --merchant <id> --method ${PAGO_MOVIL_METHODS.join('|')} --gateway <gateway> --phone <affiliated phone> --rif <RIF>
   keys rotate --merchant <id> --kind ${KINDS.join('|')} --mode ${MODES.join('|')}
   keys revoke --merchant <id> (--key <key> | --hash <sha256>)
   keys list --merchant <id>
@@ -156,6 +158,7 @@ const commands: Record<string, Command> = {
           `  checkout     "${publicBusinessName(merchant)}"${merchant.businessName ? '' : ' (no business name set)'}, ${merchant.logo ? `logo ${merchant.logo.contentType} ${merchant.logo.sizeBytes} bytes at ${logoPath(merchant.id, merchant.logo)}` : 'no logo'}`,
           `  provisioned  ${merchant.provisioned ? 'yes' : 'no'}`,
           `  gateways     ${Object.entries(merchant.gateways).map(([currency, g]) => `${currency}: ${g}`).join(', ')}`,
+          `  pago móvil   ${merchant.pagoMovil ? `${Object.entries(merchant.pagoMovil.gateways).map(([method, g]) => `${method}: ${g}`).join(', ')}; phone ${merchant.pagoMovil.payee.phone}, RIF ${merchant.pagoMovil.payee.rif}` : 'not set up'}`,
           `  test mode    ${perGateway((g) => (merchant.testMode[g] ? 'on' : GATEWAYS[g].supportsTestMode ? 'off' : 'off (no test environment)'))}`,
           `  credentials  ${perGateway((g) => (merchant.credentialsLoaded[g] ? 'loaded' : 'not loaded'))}`,
           `  limits       ${OPERATION_CLASSES.map((c) => `${c} ${limits[c].perMinute}/min ${limits[c].perDay}/day${limits[c].overridden ? ' (override)' : ''}`).join(', ')}`,
@@ -183,6 +186,19 @@ const commands: Record<string, Command> = {
       return {
         json: { merchantId, currency, gateway, credentialsLoaded: Boolean(merchant.credentialsLoaded[gateway]) },
         text: `New ${currency} sessions of ${merchantId} use ${gateway}; open sessions and stored cards keep their own gateway.${credentials}${whenSeen(target)}`,
+      };
+    },
+  },
+  'merchant pago-movil': {
+    synopsis: `merchant pago-movil --merchant <id> --method ${PAGO_MOVIL_METHODS.join('|')} --gateway <gateway> --phone <affiliated phone> --rif <RIF>`,
+    options: { ...merchantOption, method: { type: 'string' }, gateway: { type: 'string' }, phone: { type: 'string' }, rif: { type: 'string' } },
+    async run(values, target) {
+      const [merchantId, method, gateway] = [text(values, 'merchant'), oneOf(values, 'method', PAGO_MOVIL_METHODS), oneOf(values, 'gateway', GATEWAY_IDS)];
+      const merchant = await setPagoMovil(target.stores, merchantId, method, gateway, { phone: text(values, 'phone'), rif: text(values, 'rif') });
+      const credentials = merchant.credentialsLoaded[gateway] ? '' : ` Charges need its credentials: credentials load --merchant ${merchantId} --gateway ${gateway} --file <credentials.json>.`;
+      return {
+        json: { merchantId, method, gateway, payee: merchant.pagoMovil!.payee, credentialsLoaded: Boolean(merchant.credentialsLoaded[gateway]) },
+        text: `New VES sessions of ${merchantId} take ${method} on ${gateway}, to ${merchant.pagoMovil!.payee.phone} (RIF ${merchant.pagoMovil!.payee.rif}).${credentials}${whenSeen(target)}`,
       };
     },
   },

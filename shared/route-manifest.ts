@@ -80,6 +80,33 @@ export const createCheckoutCharge = {
   cardData: true,
 } as const satisfies RouteDefinition;
 
+export const requestPagoMovilKey = {
+  id: 'requestPagoMovilKey',
+  method: 'POST',
+  path: '/v1/checkout/pago-movil/key',
+  entry: 'functions/checkout/request-pago-movil-key.ts',
+  auth: 'checkout',
+  access: 'write',
+  // Counted as the checkout charge is; each request also sends the buyer an SMS, bounded per session and phone.
+  rateClass: 'charge',
+  idempotency: 'none',
+  needs: ['secrets', 'fingerprints', 'gateways'],
+} as const satisfies RouteDefinition;
+
+export const createPagoMovilCharge = {
+  id: 'createPagoMovilCharge',
+  method: 'POST',
+  path: '/v1/checkout/pago-movil/charge',
+  entry: 'functions/checkout/create-pago-movil-charge.ts',
+  auth: 'checkout',
+  access: 'write',
+  rateClass: 'charge',
+  idempotency: 'required',
+  needs: ['secrets', 'fingerprints', 'gateways'],
+  // The payment key is handled as a CVV: the idempotency hash of the body is keyed.
+  cardData: true,
+} as const satisfies RouteDefinition;
+
 export const confirmCheckoutOtp = {
   id: 'confirmCheckoutOtp',
   method: 'POST',

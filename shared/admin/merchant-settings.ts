@@ -3,6 +3,8 @@
  * default), so a change reaches running functions within that time.
  */
 import { GATEWAYS, OPERATION_CLASSES, type Currency, type GatewayId, type Merchant, type OperationClass, type RateLimit } from '../domain/merchant.ts';
+import { nationalPhone, validRif } from '../domain/pago-movil.ts';
+import type { PagoMovilMethod } from '../domain/payment-method.ts';
 import { BrandingError, type BrandingInput } from '../domain/merchant-branding.ts';
 import { ConditionFailedError } from '../store/conditions.ts';
 import { limitFor } from '../domain/rate-limits.ts';
@@ -66,6 +68,32 @@ export async function setGateway(stores: AdminStores, merchantId: string, curren
     throw new AdminError(`The ${gateway} gateway processes ${GATEWAYS[gateway].currency}, not ${currency}.`);
   }
   return onExistingMerchant(merchantId, () => stores.merchants.setMapEntry(merchantId, 'gateways', currency, gateway));
+}
+
+/**
+ * Puts a pago móvil method of the merchant on a network that offers it (its profile's pagoMovil), in VES, with the
+ * merchant's affiliated phone and RIF (public details: the P2C instructions show them, and the phone is the origin
+ * of every C2P operation). The phone and the RIF are the merchant's, so they are the same for both methods; giving
+ * them again replaces them. The network's credentials are the ones loaded for its cards.
+ *
+ * @example
+ * await setPagoMovil(stores, 'mer_123', 'pago_movil_c2p', 'mercantil', { phone: '0424-111.22.33', rif: 'J-07013380-5' });
+ */
+export async function setPagoMovil(stores: AdminStores, merchantId: string, method: PagoMovilMethod, gateway: GatewayId, payee: { phone: string; rif: string }): Promise<Merchant> {
+  if (!GATEWAYS[gateway].pagoMovil.includes(method)) {
+    const offering = Object.entries(GATEWAYS).filter(([, g]) => g.pagoMovil.includes(method)).map(([id]) => id);
+    throw new AdminError(`The ${gateway} gateway does not offer ${method}. ${offering.length ? `It is offered by: ${offering.join(', ')}.` : 'No gateway offers it yet.'}`);
+  }
+  if (GATEWAYS[gateway].currency !== 'VES') throw new AdminError(`Pago móvil is VES only; the ${gateway} gateway processes ${GATEWAYS[gateway].currency}.`);
+  const phone = nationalPhone(payee.phone);
+  if (!phone) throw new AdminError(`The phone "${payee.phone}" is not a Venezuelan mobile phone (0412, 0414, 0416, 0424 or 0426 and 7 digits).`);
+  const rif = validRif(payee.rif);
+  if (!rif) throw new AdminError(`The RIF "${payee.rif}" is not valid: a letter (V, E, J, P, G), 8 digits and its check digit, as J-07013380-5.`);
+  const merchant = await requireMerchant(stores.merchants, merchantId);
+  // The whole setup in one write, so no reader sees a method without the payee; two admins setting pago móvil for
+  // one merchant at the same instant is the one race this leaves, and the later write wins whole.
+  const gateways = { ...merchant.pagoMovil?.gateways, [method]: gateway };
+  return onExistingMerchant(merchantId, () => stores.merchants.update(merchantId, { pagoMovil: { gateways, payee: { phone, rif } } }));
 }
 
 /**

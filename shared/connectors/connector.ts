@@ -9,6 +9,7 @@
  */
 import type * as z from 'zod';
 import type { Currency } from '../domain/merchant.ts';
+import type { PagoMovilMethod } from '../domain/payment-method.ts';
 import type { PaymentGateway } from '../gateways/payment-gateway.ts';
 
 /** What a network can do, declared by its connector; the payment flow branches on these, never on a gateway's name. */
@@ -65,6 +66,8 @@ export interface GatewayProfile {
    * bank does not know: the merchant reads it, the buyer's receipt leaves it out.
    */
   internalReference?: boolean;
+  /** The pago móvil methods the network takes (in its currency, VES); its gateway then has the pagoMovil sub-port. */
+  pagoMovil?: readonly PagoMovilMethod[];
 }
 
 /** Base URLs per environment; equal when the network has one address for both. */

@@ -23,12 +23,14 @@ export interface GatewayEntry extends Omit<ConnectorCapabilities, 'testEnvironme
   testCardsFailingLuhn: readonly string[];
   /** The approval's processor reference is the processor's own id, not for the buyer's receipt (connector.ts). */
   internalReference: boolean;
+  /** The pago móvil methods the network takes (connector.ts); empty for card-only networks. */
+  pagoMovil: readonly PagoMovilMethod[];
 }
 
 /** Every gateway of every registered connector (shared/connectors/profiles.ts), by the id merchants are put on. */
 export const GATEWAYS = Object.fromEntries(
   Object.entries(CONNECTOR_GATEWAYS).flatMap(([connector, gateways]) =>
-    Object.entries(gateways as Record<string, GatewayProfile>).map(([id, { currency, capabilities, testCardsFailingLuhn, internalReference }]) => {
+    Object.entries(gateways as Record<string, GatewayProfile>).map(([id, { currency, capabilities, testCardsFailingLuhn, internalReference, pagoMovil }]) => {
       const { testEnvironment, ...rest } = capabilities;
       const entry: GatewayEntry = {
         connector: connector as ConnectorId,
@@ -37,6 +39,7 @@ export const GATEWAYS = Object.fromEntries(
         supportsTestMode: testEnvironment,
         testCardsFailingLuhn: testCardsFailingLuhn ?? [],
         internalReference: internalReference ?? false,
+        pagoMovil: pagoMovil ?? [],
       };
       return [id, entry];
     }),

@@ -71,6 +71,9 @@ export const internationalPhone = (national: string): string => `58${national.sl
  */
 export const maskedPhone = (national: string): string => `${'*'.repeat(Math.max(0, national.length - 4))}${national.slice(-4)}`;
 
+/** The Caracas day (UTC-4 all year, no daylight saving) of an instant, YYYY-MM-DD: the day pago móvil banks search by. */
+export const caracasDay = (at: Date): string => new Date(at.getTime() - 4 * 3_600_000).toISOString().slice(0, 10);
+
 /**
  * Null when a payer's document number is fine for pago móvil, else what is wrong with it: 5 to 10 digits for a
  * cédula or RIF (V, E, J, G), 5 to 12 letters and digits for a passport (P). The id is cleaned first (cleanDocumentId).
@@ -78,4 +81,25 @@ export const maskedPhone = (national: string): string => `${'*'.repeat(Math.max(
 export function payerDocumentIssue(type: DocumentType, id: string): string | null {
   if (type === 'P') return /^[A-Z0-9]{5,12}$/.test(id) ? null : 'A passport number is 5 to 12 letters and digits.';
   return /^\d{5,10}$/.test(id) ? null : 'A cédula or RIF number is 5 to 10 digits, without the letter.';
+}
+
+/** The RIF letter's value in its check digit (reference §6, after python-stdnum's ve/rif.py). */
+const RIF_LETTER_VALUES: Record<string, number> = { V: 4, E: 8, J: 12, P: 16, G: 20 };
+const RIF_WEIGHTS = [3, 2, 7, 6, 5, 4, 3, 2];
+
+/**
+ * A RIF (Venezuelan tax id) in its usual written form (J-40724274-1) when its check digit is right, else null. Typed
+ * with or without dashes, dots or spaces, in either case.
+ *
+ * @example
+ * validRif('j407242741')   // 'J-40724274-1'
+ * validRif('J-40724274-2') // null (wrong check digit)
+ */
+export function validRif(typed: string): string | null {
+  const compact = typed.replace(/[\s.\-]/g, '').toUpperCase();
+  const match = /^([VEJPG])(\d{8})(\d)$/.exec(compact);
+  if (!match) return null;
+  const [, letter, digits, check] = match as unknown as [string, string, string, string];
+  const sum = RIF_LETTER_VALUES[letter]! + [...digits].reduce((total, digit, i) => total + Number(digit) * RIF_WEIGHTS[i]!, 0);
+  return '00987654321'[sum % 11] === check ? `${letter}-${digits}-${check}` : null;
 }

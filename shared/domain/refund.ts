@@ -9,6 +9,8 @@
 import { buildEvent, type EventEnvelope } from './events.ts';
 import { GATEWAYS, type Currency, type GatewayId } from './merchant.ts';
 import { metadataOf } from './metadata.ts';
+import { caracasDay } from './pago-movil.ts';
+import { isPagoMovil } from './payment-method.ts';
 import type { Mode } from './session-state.ts';
 import type { ExternalRefundChannel } from './refund-channels.ts';
 import type { Transaction } from './transaction.ts';
@@ -88,7 +90,9 @@ export function decideRefund(t: Transaction, requested: number | undefined, now:
   if (t.status !== 'approved') {
     return { kind: 'refused', status: 409, code: 'transaction_not_refundable', message: `Only an approved transaction can be refunded; this one is ${t.status}.` };
   }
-  if (!external && !GATEWAYS[t.gateway].refunds) {
+  const method = t.method ?? 'card';
+  const pagoMovil = isPagoMovil(method);
+  if (!external && (pagoMovil ? !GATEWAYS[t.gateway].pagoMovil.includes(method) : !GATEWAYS[t.gateway].refunds)) {
     return {
       kind: 'refused',
       status: 409,
@@ -110,11 +114,13 @@ export function decideRefund(t: Transaction, requested: number | undefined, now:
     };
   }
   if (external) return { kind: 'refund', amountMinor, method: 'external' };
-  const sameDay = t.createdAt.slice(0, 10) === new Date(now).toISOString().slice(0, 10);
   // Where the network voids a charge of the same (UTC) day (capability voids), a full refund before it settles is a
-  // void, with no fee and nothing to settle; elsewhere every refund is a refund.
-  const method: RefundMethod = GATEWAYS[t.gateway].voids && sameDay && amountMinor === t.amountMinor ? 'void' : 'refund';
-  return { kind: 'refund', amountMinor, method };
+  // void, with no fee and nothing to settle; elsewhere every refund is a refund. Pago móvil: a whole refund on the
+  // debit's Caracas day is an anulación, any other a vuelto to the buyer's phone (our rule: docs/pago-movil.md).
+  const sameDay = pagoMovil
+    ? caracasDay(new Date(t.createdAt)) === caracasDay(new Date(now))
+    : GATEWAYS[t.gateway].voids && t.createdAt.slice(0, 10) === new Date(now).toISOString().slice(0, 10);
+  return { kind: 'refund', amountMinor, method: sameDay && amountMinor === t.amountMinor ? 'void' : 'refund' };
 }
 
 export function newRefund(reference: string, t: Transaction, decision: { amountMinor: number; method: RefundMethod }, reason: RefundReason | null, now: number, external: ExternalRefund | null = null): Refund {

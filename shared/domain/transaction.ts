@@ -5,6 +5,7 @@ import { buildEvent, type EventEnvelope } from './events.ts';
 import type { Currency, GatewayId } from './merchant.ts';
 import { metadataOf, type Metadata } from './metadata.ts';
 import { fundingOfBrand, type CardFunding, type CardSummary } from './payment-data.ts';
+import { methodDetails, type PagoMovilPayment, type PaymentMethodDetails, type PaymentMethodType } from './payment-method.ts';
 import { refundedMinor, toRefundResource, type Refund, type RefundResource } from './refund.ts';
 import type { OtpFactor } from './otp-factor.ts';
 import type { DocumentType } from './prefill.ts';
@@ -30,8 +31,13 @@ export interface Transaction {
   status: TransactionStatus;
   amountMinor: number;
   currency: Currency;
-  /** Null while no card was sent: a USD payment opened at the processor when the buyer opened the checkout. */
+  /** How the buyer paid; absent means a card (every transaction stored before pago móvil). */
+  method?: PaymentMethodType;
+  /** Null while no card was sent (a USD payment opened at the processor when the buyer opened the checkout), and on pago móvil. */
   card: CardSummary | null;
+  /** A pago móvil payment's bank and phone (payment-method.ts); never its key. */
+  pagoMovil?: PagoMovilPayment;
+  /** The payer's document: the cardholder's, or the pago móvil payer's cédula. */
   document: { type: DocumentType; id: string } | null;
   processorReference: string | null;
   /** The issuer's authorization code of the approval, where the network returns one (Stripe); absent otherwise. */
@@ -80,6 +86,8 @@ export type TransactionResource = {
   amountMinor: number;
   currency: Currency;
   card: { brand: string; lastFour: string; funding: CardFunding | null } | null;
+  /** The method, with a pago móvil phone masked to its last four digits (the detail view shows it whole). */
+  paymentMethod: PaymentMethodDetails;
   processorReference: string | null;
   authorizationCode: string | null;
   declineReason: string | null;
@@ -112,6 +120,7 @@ export const toTransactionResource = (t: Transaction): TransactionResource => ({
   amountMinor: t.amountMinor,
   currency: t.currency,
   card: t.card ? { brand: t.card.brand, lastFour: t.card.lastFour, funding: t.card.funding ?? fundingOfBrand(t.card.brand) } : null,
+  paymentMethod: methodDetails(t.method, t.pagoMovil, t.processorReference),
   processorReference: t.processorReference,
   authorizationCode: t.authorizationCode ?? null,
   declineReason: t.declineReason,
@@ -122,8 +131,15 @@ export const toTransactionResource = (t: Transaction): TransactionResource => ({
 
 export const toMerchantTransaction = (t: Transaction): MerchantTransactionResource => ({ ...toTransactionResource(t), metadata: metadataOf(t) });
 
+/** The method as the merchant reads it in the detail: the pago móvil phone whole. */
+const merchantMethodDetails = (t: Transaction): PaymentMethodDetails => {
+  const shown = methodDetails(t.method, t.pagoMovil, t.processorReference);
+  return shown.type === 'card' || !t.pagoMovil ? shown : { ...shown, pagoMovil: { ...shown.pagoMovil, phone: t.pagoMovil.phone } };
+};
+
 export const toTransactionDetail = (t: Transaction, refunds: Refund[] = []): TransactionDetailResource => ({
   ...toMerchantTransaction(t),
+  paymentMethod: merchantMethodDetails(t),
   gateway: t.gateway,
   cardholderName: t.card?.holderName ?? null,
   document: t.document,
@@ -219,6 +235,8 @@ export function chargeEvent(t: ResolvedTransaction, createdAt: string): EventEnv
     declineReason: t.declineReason,
     errorCode: t.errorCode,
     processorReference: t.processorReference,
+    // A pago móvil phone masked: events leave the merchant's servers for wherever its endpoints forward them.
+    paymentMethod: methodDetails(t.method, t.pagoMovil, t.processorReference),
     metadata: metadataOf(t),
     // The origin: the checkout's session, or the stored card of a server-to-server charge.
     ...(t.svcToken ? { svcToken: t.svcToken } : { sessionReference: t.sessionReference }),

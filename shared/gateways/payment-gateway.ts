@@ -9,6 +9,7 @@ import type { Currency, GatewayId } from '../domain/merchant.ts';
 import type { OtpFactor } from '../domain/otp-factor.ts';
 import type { PaymentData } from '../domain/payment-data.ts';
 import type { ApprovalFacts } from '../domain/transaction.ts';
+import type { PagoMovilPayer, PaymentKeyOutcome } from './pago-movil-port.ts';
 
 /** Which of the bank's environments and whose credentials: test charges move no money. */
 export interface BankAccount {
@@ -32,12 +33,36 @@ export interface ChargeReference {
   sessionReference: string;
   /** When the charge was sent (ISO 8601), for networks whose status read is by date (Mercantil search); default now. */
   chargedAt?: string;
+  /** A pago móvil charge's two phones (and the payer's bank and document): its status, void and vuelto name them. */
+  pagoMovil?: PagoMovilParties;
 }
+
+/** Who a pago móvil operation is between: the buyer, and the merchant's phone affiliated at the network. */
+export interface PagoMovilParties {
+  payer: PagoMovilPayer;
+  /** The merchant's affiliated phone, national form (Merchant.pagoMovil.payee.phone). */
+  payeePhone: string;
+  /** The charge's amount: Mercantil's search of the day's operations is sent it. */
+  amountMinor: number;
+}
+
+/** A C2P debit: the buyer's account, and the key their bank sent them (used for this one call, never kept). */
+export interface C2pPayment {
+  type: 'pago_movil_c2p';
+  payer: PagoMovilPayer;
+  key: string;
+}
+
+/** What a charge is paid with: a card (PaymentData, untagged as every card path knows it) or a C2P debit. */
+export type ChargePayment = PaymentData | C2pPayment;
+
+/** The card of a charge, or null for a pago móvil one: what a card-only network checks first. */
+export const cardOf = (payment: ChargePayment): PaymentData | null => ('type' in payment ? null : payment);
 
 export interface ChargeRequest extends ChargeReference {
   amountMinor: number;
   currency: Currency;
-  payment: PaymentData;
+  payment: ChargePayment;
   /** A stored card charged by the merchant without the customer (POST /v1/charges): no CVV, no OTP. */
   merchantInitiated?: boolean;
   /** The buyer's browser, on checkout charges; absent server to server. */
@@ -76,6 +101,8 @@ export interface RefundRequest extends ChargeReference {
   currency: Currency;
   /** The charge's reference in the network's approved answer, for networks that refund by their own id (Stripe's intent). */
   processorReference?: string | null;
+  /** When the refund was first sent (ISO 8601), for networks whose status read is by date (Mercantil C2P). */
+  refundedAt?: string;
 }
 
 export type RefundOutcome =
@@ -86,8 +113,16 @@ export type RefundOutcome =
   /** No answer in time: the refund stays pending until a status read finds the bank's record. */
   | { kind: 'unknown'; detail: string };
 
+/** What a network that offers pago móvil adds to the port (its profile's pagoMovil lists the methods). */
+export interface PagoMovilPort {
+  /** Asks the buyer's bank to send them a payment key (an SMS). Throws GatewayUnavailableError when the bank cannot say. */
+  sendKey(payer: PagoMovilPayer, account: BankAccount, client: PayerClient): Promise<PaymentKeyOutcome>;
+}
+
 export interface PaymentGateway {
   readonly id: GatewayId;
+  /** Only networks that offer pago móvil: the C2P debit itself is `charge` with a C2pPayment. */
+  pagoMovil?: PagoMovilPort;
   /** Never retried: a second POST could charge twice; the bank deduplicates on transactionReference anyway. */
   charge(request: ChargeRequest, account: BankAccount): Promise<GatewayOutcome>;
   /** Checks the buyer's code; moves no money. Throws GatewayUnavailableError when the bank cannot say. */

@@ -8,10 +8,21 @@ export const REDACTED = '[REDACTED]';
 /**
  * Field names whose value is a secret, a card security code or the buyer's bank code, whatever it looks like:
  * Mercantil's AES key (`secretKey`), its IBM client id (`clientId`, header X-IBM-Client-Id) and the encrypted code
- * of a debit payment (`twofactor_auth`) among them.
+ * of a debit payment (`twofactor_auth`) among them. A pago móvil payer's document (`documentId`) and Mercantil's
+ * encrypted payer and merchant fields are personal data, as is the payment key (below).
  */
 const SENSITIVE_KEY =
-  /^(cvv2?|cvc2?|cid|csc|security_?code|authorization|password|passwd|secret|(test_?|live_?)?secret_?key|(oauth_?)?client_?(secret|id)|x-ibm-client-id|api_?key|access_?token|refresh_?token|pin|otp|twofactor_auth)$/i;
+  /^(cvv2?|cvc2?|cid|csc|security_?code|authorization|password|passwd|secret|(test_?|live_?)?secret_?key|(oauth_?)?client_?(secret|id)|x-ibm-client-id|api_?key|access_?token|refresh_?token|pin|otp|twofactor_auth|document_?id|destination_id|(origin|destination)_mobile_number)$/i;
+
+/** `key` is also a pago móvil payment key (digits, POST /v1/checkout/pago-movil/charge): redacted when it reads as one. */
+const PAYMENT_KEY = /^\d{4,12}$/;
+
+/**
+ * A Venezuelan mobile phone in any common form (04141234567, +58 414-123.45.67, 584141234567), not part of a longer
+ * run of digits: masked to its last four digits, as a phone is shown to anyone but the merchant.
+ */
+const MOBILE_PHONE = /(?<![\d+])(?:\+?58[ -]?|0)4(?:12|14|16|24|26)(?:[ .-]?\d){7}(?![\d])/g;
+const maskPhone = (phone: string) => `*******${phone.replace(/\D/g, '').slice(-4)}`;
 
 /**
  * `code` is also the buyer's bank code (POST /v1/checkout/otp, 8 digits in the bank's samples, or a phone-banking
@@ -45,6 +56,7 @@ export function maskSensitiveText(text: string): string {
     const digits = run.replace(/[ -]/g, '');
     return `${'*'.repeat(digits.length - 4)}${digits.slice(-4)}`;
   });
+  masked = masked.replace(MOBILE_PHONE, maskPhone);
   for (const [pattern, replacement] of SECRET_PATTERNS) masked = masked.replace(pattern, replacement);
   return masked;
 }
@@ -59,6 +71,8 @@ export function maskSensitiveText(text: string): string {
 export function redactingReplacer(key: string, value: unknown): unknown {
   if (key && SENSITIVE_KEY.test(key) && (typeof value === 'string' || typeof value === 'number')) return REDACTED;
   if (key === 'code' && (typeof value === 'number' || (typeof value === 'string' && !ERROR_CODE.test(value)))) return REDACTED;
+  if (key === 'key' && (typeof value === 'number' || (typeof value === 'string' && PAYMENT_KEY.test(value)))) return REDACTED;
+  if (key === 'phone' && typeof value === 'string') return maskPhone(value);
   if (typeof value === 'string') return maskSensitiveText(value);
   // From 15 digits (American Express, and every longer number): epoch milliseconds (13 digits) stay numbers.
   if (typeof value === 'number' && Number.isInteger(value) && value >= 1e14) {

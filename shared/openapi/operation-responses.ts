@@ -9,7 +9,7 @@ import type { ResponseSchemas } from './response-schemas.ts';
 import { LOGO_CONTENT_TYPES } from '../domain/merchant-branding.ts';
 import { LAST_ADMIN_ERRORS } from '../dashboard/errors.ts';
 import { CardListSchema, CardSchema, ServerChargeSchema } from '../schemas/card-responses.ts';
-import { CheckoutChargeResultSchema, CheckoutSessionSchema } from '../schemas/checkout-responses.ts';
+import { CheckoutChargeResultSchema, CheckoutSessionSchema, PaymentKeyResultSchema } from '../schemas/checkout-responses.ts';
 import { AuditLogSchema, CreatedUserSchema, DeletedUserSchema, KeyListSchema, KeyResultSchema, MeSchema, MfaEnrolmentSchema, MfaStateSchema, OverviewSchema, PaymentDetailSchema, PaymentListSchema, RolledKeySchema, SettingsSchema, SignInResultSchema, SignedOutSchema, UserListSchema, UserResultSchema } from '../schemas/dashboard-responses.ts';
 import { PaymentsExportPageSchema } from '../schemas/payment-export-responses.ts';
 import { RefundListSchema, RefundSchema } from '../schemas/refund-responses.ts';
@@ -49,6 +49,24 @@ export const OPERATION_RESPONSES: Record<RouteId, ResponseSchemas> = {
       errors: {
         400: 'invalid_payment_data: the card or document cannot be used (`field` says which); an attempt that counts as a failure.',
         409: 'session_completed, attempts_exhausted, charge_in_flight, test_mode_off, test_mode_unsupported, bank_credentials_missing, card_unavailable (the stored card of the session was deleted).',
+        410: 'session_expired: closed by time or by the merchant.',
+      },
+    },
+  requestPagoMovilKey: {
+      success: { 200: PaymentKeyResultSchema },
+      errors: {
+        400: 'invalid_request (bankCode, phone, documentType or documentId: `field` says which), payment_method_unavailable (the session does not take pago_movil_c2p). Nothing changed.',
+        409: 'session_completed, attempts_exhausted, charge_in_flight, test_mode_off, test_mode_unsupported, bank_credentials_missing.',
+        410: 'session_expired.',
+        422: "payment_key_refused: the payer's bank refused to send a key; the message is its Spanish reason for the buyer.",
+        503: "processor_unavailable: the bank could not be asked; retry.",
+      },
+    },
+  createPagoMovilCharge: {
+      success: { 200: CheckoutChargeResultSchema, 202: CheckoutChargeResultSchema },
+      errors: {
+        400: 'invalid_request (bankCode, phone, documentType, documentId or key: `field` says which), payment_method_unavailable (the session does not take pago_movil_c2p). Not an attempt: nothing changed.',
+        409: 'session_completed, attempts_exhausted, charge_in_flight, test_mode_off, test_mode_unsupported, bank_credentials_missing.',
         410: 'session_expired: closed by time or by the merchant.',
       },
     },

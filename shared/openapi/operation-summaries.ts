@@ -11,6 +11,8 @@ export const OPERATION_SUMMARIES: Record<RouteId, string> = {
   expireSession: 'Close a payment session now',
   getCheckoutSession: 'What the checkout page shows for a session',
   createCheckoutCharge: 'Charge a card for a session, from the checkout',
+  requestPagoMovilKey: 'Ask the buyer\'s bank to send them a pago móvil payment key',
+  createPagoMovilCharge: 'Debit the buyer by pago móvil C2P with their payment key, from the checkout',
   confirmCheckoutOtp: 'Confirm a charge with the OTP the bank sent to the buyer',
   getMerchantLogo: "The merchant's logo shown on the checkout page",
   listTransactions: 'List transactions, newest first',

@@ -33,6 +33,7 @@ import { ConditionFailedError, TransactionConditionFailedError } from '../store/
 import { IDEMPOTENCY_RETENTION_MS, type IdempotencyScope } from '../store/idempotency-store.ts';
 import { outboxPut } from '../store/outbox.ts';
 import { bankAccountFor } from './bank-account.ts';
+import { pagoMovilParties } from './pago-movil-charges.ts';
 import { RECONCILE_AFTER_MS } from './stale-attempts.ts';
 
 /** 200 once the refund has a result (succeeded or failed), 202 while it is pending. */
@@ -63,7 +64,7 @@ export async function createRefund(
   const derived = keyedReference(idempotency.claim.scope);
   const earlier = await deps.refunds.get(transaction.reference, derived);
   if (earlier && (earlier.status === 'pending' || now - Date.parse(earlier.createdAt) < IDEMPOTENCY_RETENTION_MS)) {
-    if (earlier.status === 'pending') return sendAndSettle(deps, transaction, earlier, await bankAccountFor(deps, merchant, transaction), idempotency);
+    if (earlier.status === 'pending') return sendAndSettle(deps, merchant, transaction, earlier, await bankAccountFor(deps, merchant, transaction), idempotency);
     await deps.charges.commit([idempotency.commit(refundAnswer(earlier))]);
     return earlier;
   }
@@ -74,7 +75,7 @@ export async function createRefund(
   // Asked before anything is written: a merchant without live credentials (or test mode) is refused with no trace.
   const account = await bankAccountFor(deps, merchant, transaction);
   const refund = await reserve(deps, transaction, reference, body, now);
-  return sendAndSettle(deps, transaction, refund, account, idempotency);
+  return sendAndSettle(deps, merchant, transaction, refund, account, idempotency);
 }
 
 /**
@@ -138,7 +139,7 @@ async function decideAndWrite(
   );
 }
 
-const refundRequest = (t: Transaction, refund: Refund): RefundRequest => ({
+const refundRequest = (merchant: Merchant, t: Transaction, refund: Refund): RefundRequest => ({
   transactionReference: t.reference,
   // Server-to-server charges have no session: the processor's payment is keyed by the transaction itself.
   sessionReference: t.sessionReference ?? t.reference,
@@ -146,12 +147,14 @@ const refundRequest = (t: Transaction, refund: Refund): RefundRequest => ({
   amountMinor: refund.amountMinor,
   currency: refund.currency,
   processorReference: t.processorReference,
+  refundedAt: refund.createdAt,
+  pagoMovil: pagoMovilParties(merchant, t),
 });
 
 /** A void where the refund plans one and the gateway still can; otherwise (or when the charge settled meanwhile) a refund. */
-async function sendToBank(deps: PaymentDeps, t: Transaction, refund: Refund, account: BankAccount): Promise<{ outcome: RefundOutcome; method: RefundMethod }> {
+async function sendToBank(deps: PaymentDeps, merchant: Merchant, t: Transaction, refund: Refund, account: BankAccount): Promise<{ outcome: RefundOutcome; method: RefundMethod }> {
   const gateway = deps.gateways(t.gateway);
-  const request = refundRequest(t, refund);
+  const request = refundRequest(merchant, t, refund);
   if (refund.method === 'void' && gateway.voidCharge) {
     const voided = await gateway.voidCharge(request, account);
     if (voided.kind !== 'not_voidable') return { outcome: voided, method: 'void' };
@@ -159,8 +162,8 @@ async function sendToBank(deps: PaymentDeps, t: Transaction, refund: Refund, acc
   return { outcome: await gateway.refund(request, account), method: 'refund' };
 }
 
-async function sendAndSettle(deps: PaymentDeps, t: Transaction, refund: Refund, account: BankAccount, idempotency: IdempotencyContext): Promise<Refund> {
-  const { outcome, method } = await sendToBank(deps, t, refund, account);
+async function sendAndSettle(deps: PaymentDeps, merchant: Merchant, t: Transaction, refund: Refund, account: BankAccount, idempotency: IdempotencyContext): Promise<Refund> {
+  const { outcome, method } = await sendToBank(deps, merchant, t, refund, account);
   return settleRefund(deps, { ...refund, method }, outcome, { idempotency });
 }
 
@@ -233,7 +236,7 @@ export async function settleRefund(deps: PaymentDeps, refund: Refund, outcome: R
 async function refundRecord(deps: PaymentDeps, merchant: Merchant, t: Transaction, refund: Refund): Promise<RefundOutcome | null> {
   try {
     const account = await bankAccountFor(deps, merchant, t);
-    const outcome = await deps.gateways(t.gateway).refundStatus(refundRequest(t, refund), account);
+    const outcome = await deps.gateways(t.gateway).refundStatus(refundRequest(merchant, t, refund), account);
     if (outcome.kind !== 'not_found') return outcome;
     return { kind: 'failed', code: REFUND_SERVICE_CODES.PROCESSOR_UNAVAILABLE, detail: 'The bank has no record of the refund: it never reached it.' };
   } catch (error) {

@@ -12,6 +12,7 @@ import { GatewayUnavailableError, type ChargeReference, type GatewayOutcome } fr
 import { ConditionFailedError } from '../store/conditions.ts';
 import { bankAccountFor } from './bank-account.ts';
 import { commitStep, rejection, resultOf, settlementStep } from './charge-steps.ts';
+import { pagoMovilParties } from './pago-movil-charges.ts';
 
 /** How long a pending charge is left to the request that sent it before the bank is asked for its status. */
 export const RECONCILE_AFTER_MS = 60_000;
@@ -28,7 +29,8 @@ export async function settleStaleAttempt(deps: PaymentDeps, merchant: Merchant, 
   if (session.status === 'otp_requested' && now >= Date.parse(session.expiresAt)) {
     result = rejection('declined', SERVICE_CODES.OTP_EXPIRED, 'The OTP was not confirmed before the session expired.');
   } else if ((session.status === 'processing' || session.status === 'otp_confirmed') && now - Date.parse(pending.updatedAt) >= RECONCILE_AFTER_MS) {
-    const outcome = await bankRecord(deps, merchant, session, { transactionReference: pending.reference, sessionReference: session.reference, chargedAt: pending.createdAt });
+    const reference = { transactionReference: pending.reference, sessionReference: session.reference, chargedAt: pending.createdAt, pagoMovil: pagoMovilParties(merchant, pending) };
+    const outcome = await bankRecord(deps, merchant, pending, reference);
     result = outcome?.kind === 'approved' || outcome?.kind === 'declined' || outcome?.kind === 'failed' ? resultOf(outcome) : null;
   }
   if (!result) return session;

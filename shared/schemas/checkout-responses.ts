@@ -41,6 +41,14 @@ export const CheckoutChargeResultSchema = z
   })
   .meta({ id: 'CheckoutChargeResult' });
 
+export const PaymentKeyResultSchema = z
+  .object({
+    sent: z.literal(true).meta({ description: "The payer's bank accepted to send the key: the buyer gets it by SMS (or in their bank's app)." }),
+    sessionReference: z.string(),
+    keysRemaining: z.int().meta({ description: 'Keys this session may still ask for.' }),
+  })
+  .meta({ id: 'PaymentKeyResult' });
+
 export const CheckoutMerchantSchema = z
   .object({
     businessName: z.string().meta({ description: "The merchant's public name (its business name, else its account name): whom the buyer pays." }),

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { DOCUMENT_TYPES } from '../domain/prefill.ts';
+import { BANK_CODES, isBankCode, nationalPhone, payerDocumentIssue } from '../domain/pago-movil.ts';
+import { cleanDocumentId, DOCUMENT_TYPES, type DocumentType } from '../domain/prefill.ts';
 
 const SessionReference = z.string().regex(/^cs_[0-9A-Za-z]{1,64}$/, { error: 'must be a session reference (cs_...)' });
 
@@ -55,7 +56,47 @@ export const CheckoutOtpBodySchema = z
   })
   .meta({ id: 'CheckoutOtpRequest' });
 
+/**
+ * The pago móvil payer, checked whole here (a bad one is refused 400 naming the field and changes nothing, unlike a
+ * card's data, which is an attempt): bank code, a mobile phone in any common form, and the document.
+ */
+const pagoMovilPayer = {
+  sessionReference: SessionReference,
+  bankCode: z
+    .string()
+    .refine(isBankCode, { error: 'must be the 4-digit code of a pago móvil bank (0105 Mercantil, 0102 Banco de Venezuela, ...)' })
+    .meta({ description: "The payer's bank, by its pago móvil code.", enum: BANK_CODES, example: '0105' }),
+  phone: z
+    .string()
+    .max(30)
+    .refine((typed) => nationalPhone(typed) !== null, { error: 'must be a Venezuelan mobile phone (0412, 0414, 0416, 0424 or 0426 and 7 digits)' })
+    .meta({ description: 'The phone the payer has pago móvil on, in any common form (04141234567, +58 414-123.45.67).', example: '04141234567' }),
+  documentType: z.enum(DOCUMENT_TYPES).meta({ description: 'V, E, J, G or P (passport).' }),
+  documentId: z.string().max(30).meta({ description: "The payer's cédula, RIF or passport number, without the letter.", example: '9999999' }),
+};
+
+/** The document's number as the type takes it (5 to 10 digits, a passport 5 to 12 letters and digits). */
+const checkPayerDocument = (body: { documentType: DocumentType; documentId: string }, ctx: z.RefinementCtx) => {
+  const issue = payerDocumentIssue(body.documentType, cleanDocumentId(body.documentId));
+  if (issue) ctx.addIssue({ code: 'custom', path: ['documentId'], message: issue });
+};
+
+export const PagoMovilKeyBodySchema = z.strictObject(pagoMovilPayer).superRefine(checkPayerDocument).meta({ id: 'PagoMovilKeyRequest' });
+
+export const PagoMovilChargeBodySchema = z
+  .strictObject({
+    ...pagoMovilPayer,
+    key: z
+      .string()
+      .regex(/^\d{4,12}$/, { error: 'must be the payment key the bank sent, 4 to 12 digits' })
+      .meta({ description: 'The payment key ("clave de pago") the payer\'s bank sent them. Used for this one debit: never stored, logged or echoed.', example: '00001111' }),
+  })
+  .superRefine(checkPayerDocument)
+  .meta({ id: 'PagoMovilChargeRequest' });
+
 export const CheckoutSessionParamsSchema = z.strictObject({ reference: SessionReference });
 
 export type CheckoutChargeBody = z.output<typeof CheckoutChargeBodySchema>;
 export type CheckoutOtpBody = z.output<typeof CheckoutOtpBodySchema>;
+export type PagoMovilKeyBody = z.output<typeof PagoMovilKeyBodySchema>;
+export type PagoMovilChargeBody = z.output<typeof PagoMovilChargeBodySchema>;

@@ -9,6 +9,7 @@ import { EVENT_TYPES, type EventType } from '../domain/events.ts';
 import { REFUND_REASONS } from '../domain/refund.ts';
 import { EXTERNAL_REFUND_CHANNELS } from '../domain/refund-channels.ts';
 import { CLOSED_REASONS } from '../domain/session-state.ts';
+import { PaymentMethodDetailsSchema } from './transaction-responses.ts';
 
 const timestamp = z.string().meta({ description: 'ISO 8601, UTC.', example: '2026-01-15T10:00:00.000Z' });
 const metadata = z.record(z.string(), z.string()).meta({ description: "The merchant's metadata of the session or server-to-server charge; {} when none.", example: { orderId: 'order_42' } });
@@ -28,6 +29,7 @@ const charge = (status: 'approved' | 'declined' | 'failed') =>
     declineReason: status === 'approved' ? z.null() : z.string().meta({ description: 'Spanish, for the buyer; may change: branch on errorCode.' }),
     errorCode: status === 'approved' ? z.null() : z.string().meta({ description: 'Processor code: the one to branch on.', example: '0051' }),
     processorReference: status === 'approved' ? z.string().meta({ description: "The bank's reference, for reconciliation." }) : z.null(),
+    paymentMethod: PaymentMethodDetailsSchema.meta({ description: 'How the buyer paid; a pago móvil phone masked to its last four digits.' }),
     metadata,
     ...origin,
     sample,

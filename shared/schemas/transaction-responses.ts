@@ -2,10 +2,29 @@
 import * as z from 'zod';
 import { CURRENCIES, GATEWAY_IDS } from '../domain/merchant.ts';
 import { CARD_FUNDINGS } from '../domain/payment-data.ts';
+import { BANK_CODES } from '../domain/pago-movil.ts';
+import { PAGO_MOVIL_METHODS } from '../domain/payment-method.ts';
 import { DOCUMENT_TYPES } from '../domain/prefill.ts';
 import { TRANSACTION_STATUSES } from '../domain/transaction.ts';
 import { RefundSchema } from './refund-responses.ts';
 import { MetadataSchema } from './common-responses.ts';
+
+/** How a transaction was paid, after Stripe's payment_method_details (shared/domain/payment-method.ts). */
+export const PaymentMethodDetailsSchema = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('card') }),
+    z.object({
+      type: z.enum(PAGO_MOVIL_METHODS),
+      pagoMovil: z.object({
+        bankCode: z.enum(BANK_CODES).meta({ description: "The payer's bank, by its 4-digit pago móvil code.", example: '0105' }),
+        bankName: z.string().meta({ example: 'Mercantil' }),
+        phone: z.string().meta({ description: "The payer's phone: masked to its last four digits, whole only in the transaction detail.", example: '*******4567' }),
+        reference: z.string().nullable().meta({ description: "The bank's reference of the payment (C2P: the debit's; P2C: the one the buyer gave)." }),
+        amountReceivedMinor: z.int().nullable().meta({ description: 'P2C: what the bank says was received, when it differs from the amount asked.' }),
+      }),
+    }),
+  ])
+  .meta({ id: 'PaymentMethodDetails', description: 'How the buyer paid: card or pago móvil. The card itself is in `card`.' });
 
 export const TransactionSchema = z
   .object({
@@ -22,7 +41,8 @@ export const TransactionSchema = z
         funding: z.enum(CARD_FUNDINGS).nullable().meta({ description: "Debit, credit or prepaid where a source tells (the brand, Maestro being debit; the network's approval); null where none does." }),
       })
       .nullable()
-      .meta({ description: 'Null on a USD payment opened before any card was sent.' }),
+      .meta({ description: 'Null on a USD payment opened before any card was sent, and on pago móvil.' }),
+    paymentMethod: PaymentMethodDetailsSchema,
     processorReference: z.string().nullable().meta({ description: "The bank's reference of an approved charge, for reconciliation (Stripe: the PaymentIntent id)." }),
     authorizationCode: z.string().nullable().meta({ description: "The issuer's authorization code of an approved charge, where the network returns one (Stripe); the code the buyer's bank knows the payment by." }),
     declineReason: z.string().nullable().meta({ description: 'Spanish text for the buyer; may change. Null unless declined or failed.' }),

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
-import type { Merchant } from '../domain/merchant.ts';
+import type { Merchant, PagoMovilSetup } from '../domain/merchant.ts';
 import { normaliseBranding, type BrandingInput, type LogoContentType, type MerchantLogo } from '../domain/merchant-branding.ts';
 import { ConditionFailedError, conditional, itemDoesNotExist, itemExists } from './conditions.ts';
 import { keys } from './keys.ts';
@@ -55,6 +55,7 @@ const toMerchant = (item: Record<string, unknown>): Merchant => ({
   rateLimits: (item.rateLimits ?? {}) as Merchant['rateLimits'],
   ...(typeof item.businessName === 'string' ? { businessName: item.businessName } : {}),
   ...(item.logo ? { logo: item.logo as MerchantLogo } : {}),
+  ...(item.pagoMovil ? { pagoMovil: item.pagoMovil as PagoMovilSetup } : {}),
 });
 
 /** 128 bits of the content's SHA-256: the logo URL's cache key. */

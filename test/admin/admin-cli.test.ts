@@ -128,6 +128,17 @@ describe('admin CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     expect((await sandbox.deps.merchants.get(merchant.id))!.gateways).toEqual({ VES: 'bank_otp', USD: 'card_processor' });
   });
 
+  it('merchant pago-movil puts C2P on mercantil with the phone and RIF, and refuses a RIF with a wrong check digit', async () => {
+    const { merchant } = await sandbox.newMerchant();
+    const set = await admin('merchant', 'pago-movil', '--merchant', merchant.id, '--method', 'pago_movil_c2p', '--gateway', 'mercantil', '--phone', '0424-111.22.33', '--rif', 'J-07013380-5', '--json');
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ merchantId: merchant.id, method: 'pago_movil_c2p', gateway: 'mercantil', payee: { phone: '04241112233', rif: 'J-07013380-5' }, credentialsLoaded: false });
+    const refused = await admin('merchant', 'pago-movil', '--merchant', merchant.id, '--method', 'pago_movil_c2p', '--gateway', 'mercantil', '--phone', '04241112233', '--rif', 'J-07013380-4');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe('Error: The RIF "J-07013380-4" is not valid: a letter (V, E, J, P, G), 8 digits and its check digit, as J-07013380-5.\n');
+    expect((await sandbox.deps.merchants.get(merchant.id))!.pagoMovil!.payee.rif).toBe('J-07013380-5');
+  });
+
   it('merchant branding sets the business name and a logo the checkout then shows, and --no-logo removes it', async () => {
     const { merchant, keys } = await sandbox.newMerchant();
     const logo = join(sandboxDir, 'logo.png');

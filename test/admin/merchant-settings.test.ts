@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminError, MerchantNotFoundError } from '../../shared/admin/errors.ts';
-import { describeMerchant, provisionMerchant, setRateLimit, setTestMode } from '../../shared/admin/merchant-settings.ts';
+import { describeMerchant, provisionMerchant, setPagoMovil, setRateLimit, setTestMode } from '../../shared/admin/merchant-settings.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
 describe('merchant settings', () => {
@@ -29,6 +29,23 @@ describe('merchant settings', () => {
     await setTestMode(sandbox.deps, merchant.id, 'bank_direct', true);
     sandbox.advance(31);
     expect((await openSession(keys.secretTest)).status).toBe(201);
+  });
+
+  it('puts a merchant on pago móvil per method: a network that offers it, a mobile phone, a RIF with its check digit; refusals change nothing', async () => {
+    const { merchant, keys } = await sandbox.newMerchant();
+    const payee = { phone: '+58 424-111.22.33', rif: 'j070133805' };
+    await expect(setPagoMovil(sandbox.deps, merchant.id, 'pago_movil_c2p', 'bank_direct', payee)).rejects.toThrow('The bank_direct gateway does not offer pago_movil_c2p. It is offered by: mercantil.');
+    await expect(setPagoMovil(sandbox.deps, merchant.id, 'pago_movil_p2c', 'mercantil', payee)).rejects.toThrow('does not offer pago_movil_p2c');
+    await expect(setPagoMovil(sandbox.deps, merchant.id, 'pago_movil_c2p', 'mercantil', { ...payee, phone: '0212-555-1234' })).rejects.toThrow('not a Venezuelan mobile phone');
+    await expect(setPagoMovil(sandbox.deps, merchant.id, 'pago_movil_c2p', 'mercantil', { ...payee, rif: 'J-07013380-4' })).rejects.toThrow(AdminError);
+    await expect(setPagoMovil(sandbox.deps, 'mer_missing', 'pago_movil_c2p', 'mercantil', payee)).rejects.toThrow(MerchantNotFoundError);
+    expect((await sandbox.deps.merchants.get(merchant.id))!.pagoMovil).toBeUndefined();
+
+    const updated = await setPagoMovil(sandbox.deps, merchant.id, 'pago_movil_c2p', 'mercantil', payee);
+    expect(updated.pagoMovil).toEqual({ gateways: { pago_movil_c2p: 'mercantil' }, payee: { phone: '04241112233', rif: 'J-07013380-5' } });
+    sandbox.advance(31);
+    const session = await sandbox.request('POST', '/v1/sessions', { key: keys.secretTest, body: { amountMinor: 1050, currency: 'VES' } });
+    expect(session.body.paymentMethods).toEqual(['card', 'pago_movil_c2p']);
   });
 
   it('refuses test mode on for a gateway without a test environment, and changes nothing', async () => {

@@ -45,6 +45,7 @@ describe('POST /v1/charges: server-to-server charges of stored cards', () => {
           declineReason: null,
           errorCode: null,
           processorReference: res.body.processorReference,
+          paymentMethod: { type: 'card' },
           metadata: {},
           svcToken: stored.svcToken,
         },

@@ -146,7 +146,8 @@ describe('Mercantil connector against its simulator', () => {
   it('keeps a wrong CVV a decline of the card, not a refused factor', async () => {
     const request = chargeOf(debit);
     await gateway.charge(request, account);
-    const outcome = await gateway.authorize(request, account, { code: MERCANTIL_TEST_DATA.debit.otp, charge: { ...request, payment: { ...request.payment, card: { ...request.payment.card, cvv: '999' } } }, accountType: 'CC' });
+    const wrongCvv = { ...debit, card: { ...debit.card, cvv: '999' } };
+    const outcome = await gateway.authorize(request, account, { code: MERCANTIL_TEST_DATA.debit.otp, charge: { ...request, payment: wrongCvv }, accountType: 'CC' });
     expect(outcome).toMatchObject({ kind: 'declined', code: SIMULATOR_CODES.WRONG_CVV });
     expect(outcome).not.toHaveProperty('factorRefused');
   });

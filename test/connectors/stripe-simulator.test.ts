@@ -5,6 +5,7 @@ import { stripeGateway, type StripeGateway } from '../../shared/connectors/strip
 import { STRIPE_DECLINE_REASONS } from '../../shared/connectors/stripe/outcomes.ts';
 import { STRIPE_API_VERSION } from '../../shared/connectors/stripe/wire.ts';
 import type { BankAccount, ChargeRequest } from '../../shared/gateways/payment-gateway.ts';
+import type { PaymentData } from '../../shared/domain/payment-data.ts';
 import { GatewayUnavailableError } from '../../shared/gateways/payment-gateway.ts';
 import { startStripeSimulator, type StripeSimulator } from '../../infra/sandbox/stripe/stripe-simulator.ts';
 
@@ -24,7 +25,7 @@ const refs = () => {
   const id = `${process.pid}x${Date.now()}x${counter}`;
   return { sessionReference: `ses_${id}`, transactionReference: `txn_${id}` };
 };
-const chargeOf = (number: string, overrides: Partial<ChargeRequest> = {}): ChargeRequest => ({
+const chargeOf = (number: string, overrides: Partial<Omit<ChargeRequest, 'payment'>> = {}): ChargeRequest & { payment: PaymentData } => ({
   ...refs(),
   amountMinor: 2500,
   currency: 'USD',

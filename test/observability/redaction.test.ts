@@ -59,6 +59,19 @@ describe('redactingReplacer', () => {
     expect(redact({ code: 'clavetelefonica' })).toEqual({ code: REDACTED });
   });
 
+  it("redacts a pago móvil payment key, the payer's cédula and Mercantil's encrypted payer fields; masks phones to their last four", () => {
+    expect(redact({ body: { sessionReference: 'cs_1', bankCode: '0105', phone: '0414-123.45.67', documentType: 'V', documentId: '9999999', key: '00001111' } })).toEqual({
+      body: { sessionReference: 'cs_1', bankCode: '0105', phone: '*******4567', documentType: 'V', documentId: REDACTED, key: REDACTED },
+    });
+    expect(redact({ transaction_c2p: { destination_id: 'x1==', destination_mobile_number: 'x2==', origin_mobile_number: 'x3==', invoice_number: '123' } })).toEqual({
+      transaction_c2p: { destination_id: REDACTED, destination_mobile_number: REDACTED, origin_mobile_number: REDACTED, invoice_number: '123' },
+    });
+    expect(redact({ pagoMovil: { payer: { phone: '04141234567' } } })).toEqual({ pagoMovil: { payer: { phone: '*******4567' } } });
+    expect(maskSensitiveText('debit of 04141234567 (+58 424-111.22.33, 584161234567) failed')).toBe('debit of *******4567 (*******2233, *******4567) failed');
+    // Keys that are not payment keys (DynamoDB's, an idempotency key) stay, and so do 11-digit references.
+    expect(redact({ key: 'order-42', Key: { pk: 'SESSION#cs_1' }, reference: '84840003380' })).toEqual({ key: 'order-42', Key: { pk: 'SESSION#cs_1' }, reference: '84840003380' });
+  });
+
   it('keeps error codes readable: ours in snake_case, Node\'s in upper case', () => {
     const error = { error: { code: 'card_declined', cause: { code: 'ECONNRESET' } }, other: { code: 'ERR_SOCKET_CLOSED' } };
     expect(redact(error)).toEqual(error);

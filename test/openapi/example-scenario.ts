@@ -1,3 +1,5 @@
+import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
+import { SIMULATOR_TEST_CREDENTIALS } from '../../shared/connectors/mercantil/credentials.ts';
 import type { PublicRouteId } from '../../shared/openapi/operation-descriptions.ts';
 import type { OperationExample } from '../../shared/openapi/operation-examples.ts';
 import { card, checkoutCharge, openSession, TEST_CARDS } from '../support/checkout.ts';
@@ -82,6 +84,16 @@ export async function runExampleScenario(
     body: { sessionReference: otpSession.reference, transactionReference: pending.body.transaction.reference, code: '123456' },
   });
 
+  // Pago móvil C2P on Mercantil (its simulator, the bank's sandbox payer): the key asked for, then the debit.
+  const c2p = await sandbox.newMerchant({
+    changes: { gateways: { VES: 'mercantil', USD: 'card_processor' }, testMode: { mercantil: true }, pagoMovil: { gateways: { pago_movil_c2p: 'mercantil' }, payee: { phone: '04241112233', rif: 'J-07013380-5' } } },
+  });
+  await loadBankCredentials(sandbox.deps, c2p.merchant.id, 'mercantil', JSON.stringify(SIMULATOR_TEST_CREDENTIALS));
+  const c2pSession = await openSession(sandbox, c2p.keys.secretTest, { amountMinor: 250_075 });
+  const payer = { sessionReference: c2pSession.reference, bankCode: '0105', phone: '0414-123.45.67', documentType: 'V', documentId: '9999999' };
+  await record('requestPagoMovilKey', 'POST', '/v1/checkout/pago-movil/key', { key: null, body: payer });
+  await record('createPagoMovilCharge', 'POST', '/v1/checkout/pago-movil/charge', { key: null, idempotencyKey: 'c4e8a2b6-c2p-1', body: { ...payer, key: '00001111' } });
+
   // Closing an unpaid session.
   const unpaid = await openSession(sandbox, sk);
   await record('expireSession', 'POST', `/v1/sessions/${unpaid.reference}/expire`);
@@ -120,5 +132,5 @@ export async function runExampleScenario(
   const document = await record('getOpenApiDocument', 'GET', '/v1/openapi.json', { key: null });
   // The document's example is its head: the whole document inside itself would double it.
   exchanges.get('getOpenApiDocument')!.response.body = { openapi: document.body.openapi, info: document.body.info };
-  return { exchanges, merchants: [{ id: merchant.id, mode: 'test' }, { id: otpBank.merchant.id, mode: 'live' }] };
+  return { exchanges, merchants: [{ id: merchant.id, mode: 'test' }, { id: c2p.merchant.id, mode: 'test' }, { id: otpBank.merchant.id, mode: 'live' }] };
 }

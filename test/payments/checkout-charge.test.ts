@@ -47,6 +47,7 @@ describe('POST /v1/checkout/charge', () => {
       declineReason: null,
       errorCode: null,
       processorReference: res.body.transaction.processorReference,
+      paymentMethod: { type: 'card' },
       metadata: {},
       sessionReference: session.reference,
     });

@@ -15,6 +15,10 @@ import { SUITE_TIMEOUT_MS } from './suite-limits.ts';
 import { MERCANTIL_TEST_DEBIT_CARD } from '../../shared/connectors/mercantil/profile.ts';
 import { payBody } from '../../shared/connectors/mercantil/requests.ts';
 import { createLogger } from '../../shared/observability/logger.ts';
+import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
+import { SIMULATOR_CREDENTIAL_SET, SIMULATOR_TEST_CREDENTIALS } from '../../shared/connectors/mercantil/credentials.ts';
+import { c2pPurchaseBody } from '../../shared/connectors/mercantil/pago-movil-requests.ts';
+import { PAGO_MOVIL_TEST_DATA } from '../../infra/sandbox/mercantil/pago-movil-desk.ts';
 
 /** CVVs only this file sends, so a hit is ours and not a coincidence. */
 const CVVS = ['847', '3916', '572'];
@@ -121,6 +125,58 @@ describe('leaks', { timeout: SUITE_TIMEOUT_MS }, () => {
     expect(output.lines.length, 'no log line captured: the scan would prove nothing').toBeGreaterThan(0);
     expect(events.length).toBeGreaterThan(0);
     expect(findings, JSON.stringify(findings)).toEqual([]);
+  });
+
+  it('keeps pago móvil keys out of every item, log line, event and answer, and phones and cédulas out of log lines and events', async () => {
+    // A wrong key only this test sends, the sandbox's right one, and a payer phone and cédula only this test uses.
+    const wrongKey = '73915284';
+    const phone = '04167391528';
+    const cedula = '17391528';
+    const output = captureOutput();
+    const before = answers.length;
+    let merchantId = '';
+    try {
+      const { merchant, keys } = await sandbox.newMerchant({
+        changes: { gateways: { VES: 'mercantil', USD: 'card_processor' }, testMode: { mercantil: true }, pagoMovil: { gateways: { pago_movil_c2p: 'mercantil' }, payee: { phone: '04241112233', rif: 'J-07013380-5' } } },
+      });
+      merchantId = merchant.id;
+      await loadBankCredentials(sandbox.deps, merchant.id, 'mercantil', JSON.stringify(SIMULATOR_TEST_CREDENTIALS));
+      const payer = { bankCode: '0105', phone, documentType: 'V', documentId: cedula };
+      const c2p = (sessionReference: string, key: string) =>
+        sandbox.request('POST', '/v1/checkout/pago-movil/charge', { body: { sessionReference, ...payer, key }, headers: { 'idempotency-key': randomUUID() } });
+      const session = await openSession(sandbox, keys.secretTest, { maxFailures: 3 });
+      await sandbox.request('POST', '/v1/checkout/pago-movil/key', { body: { sessionReference: session.reference, ...payer } });
+      await c2p(session.reference, wrongKey);
+      const paid = await c2p(session.reference, PAGO_MOVIL_TEST_DATA.key);
+      await sandbox.request('POST', `/v1/transactions/${paid.body.transaction.reference}/refunds`, { key: keys.secretTest, body: { amountMinor: 100 }, headers: { 'idempotency-key': randomUUID() } });
+      // A debit whose answer never came, settled by the status read.
+      const late = await openSession(sandbox, keys.secretTest);
+      sandbox.mercantil.injectFault('c2p', 'timeout');
+      await c2p(late.reference, PAGO_MOVIL_TEST_DATA.key);
+      sandbox.advance(61);
+      await sandbox.request('GET', `/v1/checkout/sessions/${late.reference}`);
+      // Bad input carrying the key and the phone.
+      await sandbox.request('POST', '/v1/checkout/pago-movil/charge', { body: { sessionReference: late.reference, ...payer, bankCode: '9999', key: wrongKey }, headers: { 'idempotency-key': randomUUID() } });
+      expect(paid.body.transaction.status).toBe('approved');
+      // What a careless debug line of the route or the connector would print: the request and the bank's body.
+      const wire = c2pPurchaseBody(
+        { credentials: SIMULATOR_CREDENTIAL_SET, merchantPhone: '04241112233', client: { ipAddress: '203.0.113.9', userAgent: 'test' } },
+        { transactionReference: 'txn_leak', amountMinor: 500, payer: { bankCode: '0105', phone, document: { type: 'V', id: cedula } }, key: wrongKey },
+      );
+      createLogger({ logLevel: 'DEBUG' }).debug('C2P charge', { body: { sessionReference: late.reference, ...payer, key: wrongKey }, wire, note: `payer ${phone}, +58 ${phone.slice(1)}` });
+    } finally {
+      output.stop();
+    }
+    const items = await scanTable();
+    const logs = output.lines.map((text, i) => ({ source: `log line ${i}`, text }));
+    const events = (await sandbox.deps.outbox.listForMerchant(merchantId, 'test')).map((e) => ({ source: `event ${e.envelope.type}`, text: JSON.stringify(e.envelope) }));
+    const everywhere = [...items.flatMap((item) => textsOf(`item ${String(item.pk)}`, item)), ...logs, ...events, ...answers.slice(before)];
+    expect(output.lines.join('\n'), 'the debug line was not written: the scan would prove nothing').toContain('C2P charge');
+    expect(events.length).toBeGreaterThan(0);
+    expect(scanForLeaks(everywhere, { secrets: [wrongKey, PAGO_MOVIL_TEST_DATA.key] })).toEqual([]);
+    // The merchant reads the payer whole in the transaction detail (a table item, an answer); logs and events never do.
+    const international = `58${phone.slice(1)}`;
+    expect(scanForLeaks([...logs, ...events], { secrets: [phone, international, cedula] })).toEqual([]);
   });
 
   it("logs nothing of the Mercantil code step's body at DEBUG: code, AES key, client id, twofactor_auth, the Luhn-failing card (issue 33, finding 4)", () => {

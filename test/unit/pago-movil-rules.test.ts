@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { internationalPhone, isBankCode, maskedPhone, nationalPhone, payerDocumentIssue } from '../../shared/domain/pago-movil.ts';
+import { internationalPhone, isBankCode, maskedPhone, nationalPhone, payerDocumentIssue, validRif } from '../../shared/domain/pago-movil.ts';
 import { decideP2c, P2C_RECHECK_DELAYS_SECONDS, referenceClaimKey } from '../../shared/domain/pago-movil-verification.ts';
 import { methodDetails } from '../../shared/domain/payment-method.ts';
 
@@ -13,6 +13,16 @@ describe('pago móvil phones, banks and documents', () => {
       expect(nationalPhone(typed)).toBeNull();
     }
     expect(internationalPhone('04241234567')).toBe('584241234567');
+  });
+
+  it("checks a RIF's check digit: the reference's valid examples pass, any other last digit fails", () => {
+    for (const rif of ['V-11470283-4', 'G-20009997-6', 'J-40724274-1', 'J-07013380-5']) {
+      expect(validRif(rif)).toBe(rif);
+      const [body, check] = [rif.slice(0, -1), Number(rif.slice(-1))];
+      for (let d = 0; d <= 9; d++) if (d !== check) expect(validRif(`${body}${d}`), `${body}${d}`).toBeNull();
+    }
+    expect(validRif('j 40.724.274 1')).toBe('J-40724274-1');
+    for (const bad of ['X-40724274-1', 'J-4072427-1', 'J407242741x', '']) expect(validRif(bad)).toBeNull();
   });
 
   it('masks any phone to its last four digits, keeping the length', () => {

@@ -4,6 +4,7 @@
  * call is sent once (sent-once.ts); the status read of a compra is a search of the day's C2P operations of the buyer's
  * phone by our invoice (the bank's answer to a search without a reference is not published: docs/pago-movil.md).
  */
+import { caracasDay } from '../../domain/pago-movil.ts';
 import type { BankReply } from '../../gateways/bank-http.ts';
 import type { IncomingPaymentOutcome, IncomingPaymentQuery, PagoMovilPayer, PaymentKeyOutcome } from '../../gateways/pago-movil-port.ts';
 import { GatewayUnavailableError, type GatewayOutcome } from '../../gateways/payment-gateway.ts';
@@ -20,8 +21,6 @@ export type MercantilPost = (path: string, body: unknown, retries?: number) => P
 /** Status reads are repeated this many times on a network error or a 5xx. */
 const SEARCH_RETRIES = 2;
 
-/** The Caracas day (UTC-4 all year) of an instant, YYYY-MM-DD, as the search takes it. */
-export const caracasDay = (at: Date): string => new Date(at.getTime() - 4 * 3_600_000).toISOString().slice(0, 10);
 
 export interface C2pCharge {
   transactionReference: string;

@@ -30,5 +30,7 @@ export const mercantilGateways = {
     endpoint: { variable: 'GATEWAY_MERCANTIL_URL', contextKey: 'mercantilUrl' },
     testEndpoint: { variable: 'GATEWAY_MERCANTIL_TEST_URL', contextKey: 'mercantilTestUrl', published: MERCANTIL_SANDBOX_URL },
     testCardsFailingLuhn: [MERCANTIL_TEST_DEBIT_CARD],
+    // C2P today; P2C (mobile-payment/search) joins when its verification route lands.
+    pagoMovil: ['pago_movil_c2p'],
   },
 } satisfies Record<'mercantil', GatewayProfile>;

@@ -10,6 +10,7 @@
 import type Stripe from 'stripe';
 import { SERVICE_CODES } from '../../domain/decline-codes.ts';
 import {
+  cardOf,
   GatewayTimeoutError,
   GatewayUnavailableError,
   type BankAccount,
@@ -164,13 +165,16 @@ export function stripeGateway(options: { urls: GatewayUrls; timeoutMs: number })
   };
 
   const confirm = async (intent: Intent, request: ChargeRequest, api: Api): Promise<GatewayOutcome> => {
+    const card = cardOf(request.payment);
+    // Never reached: Stripe's profile offers no pago móvil, so no C2P charge is routed here.
+    if (!card) throw new Error(`${request.transactionReference}: Stripe takes cards only`);
     let reply: StripeReply;
     try {
       // Never repeated here: a repeat is deduplicated by the key anyway, and a timeout is settled by a status read.
       reply = await api({
         method: 'POST',
         path: `/v1/payment_intents/${encodeURIComponent(intent.id)}/confirm`,
-        params: confirmParams(request.transactionReference, request.payment),
+        params: confirmParams(request.transactionReference, card),
         idempotencyKey: idempotencyKeys.confirm(request.transactionReference),
       });
     } catch (error) {

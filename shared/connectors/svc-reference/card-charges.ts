@@ -4,7 +4,7 @@
  * each adapter chooses. Kept in one place so the adapters differ only where the gateways do. No real network speaks it.
  */
 import type { BankAccount, ChargeReference, ChargeRequest, GatewayOutcome, PaymentGateway, RefundOutcome, RefundRequest } from '../../gateways/payment-gateway.ts';
-import { GatewayTimeoutError, GatewayUnavailableError } from '../../gateways/payment-gateway.ts';
+import { cardOf, GatewayTimeoutError, GatewayUnavailableError } from '../../gateways/payment-gateway.ts';
 import { bankRequest, type BankReply } from '../../gateways/bank-http.ts';
 import { PROCESSOR_CODES, SERVICE_CODES } from '../../domain/decline-codes.ts';
 
@@ -95,7 +95,9 @@ const postCharge = (endpoint: ChargesEndpoint, reference: ChargeReference, path:
   });
 
 export function postCardCharge(endpoint: ChargesEndpoint, request: ChargeRequest, account: BankAccount): Promise<GatewayOutcome> {
-  const { payment } = request;
+  const payment = cardOf(request.payment);
+  // Never reached: these networks offer no pago móvil (their profiles), so no C2P charge is routed to them.
+  if (!payment) throw new Error(`${request.transactionReference}: the svc_reference networks take cards only`);
   const { cvv, ...withoutCvv } = payment.card;
   return postCharge(
     endpoint,

@@ -1,0 +1,87 @@
+/**
+ * What the C2P routes share: the payer as the request gave it, the network and account that take the method on a
+ * session, the parties a pago móvil operation names, and the bounds on payment keys (each one an SMS to the buyer).
+ * The charge itself is an attempt like a card's (charge-steps.ts).
+ */
+import type { Merchant, GatewayId } from '../domain/merchant.ts';
+import { nationalPhone } from '../domain/pago-movil.ts';
+import { PAYMENT_KEYS_PER_PHONE_PER_DAY, PAYMENT_KEYS_PER_SESSION } from '../domain/pago-movil-verification.ts';
+import { methodGateway } from '../domain/payment-method.ts';
+import { cleanDocumentId } from '../domain/prefill.ts';
+import { rateWindows } from '../domain/rate-limits.ts';
+import { methodsOf, type Session } from '../domain/session.ts';
+import type { Transaction } from '../domain/transaction.ts';
+import type { PaymentDeps } from '../deps.ts';
+import { ApiError, ValidationError } from '../errors.ts';
+import type { PagoMovilPayer } from '../gateways/pago-movil-port.ts';
+import type { BankAccount, PagoMovilParties } from '../gateways/payment-gateway.ts';
+import type { PagoMovilKeyBody } from '../schemas/checkout-schemas.ts';
+import { bankAccountFor } from './bank-account.ts';
+
+/** The payer of a request its schema checked: the phone in its national form, the document cleaned. */
+export const payerOf = (body: PagoMovilKeyBody): PagoMovilPayer => ({
+  bankCode: body.bankCode as PagoMovilPayer['bankCode'],
+  phone: nationalPhone(body.phone)!,
+  document: { type: body.documentType, id: cleanDocumentId(body.documentId) },
+});
+
+/**
+ * The parties of a pago móvil transaction for its status read, void and vuelto: its payer as recorded, and the
+ * merchant's affiliated phone now. Undefined for a card.
+ */
+export function pagoMovilParties(merchant: Pick<Merchant, 'pagoMovil'>, t: Pick<Transaction, 'pagoMovil' | 'document' | 'amountMinor'>): PagoMovilParties | undefined {
+  if (!t.pagoMovil || !t.document || !merchant.pagoMovil) return undefined;
+  return { payer: { bankCode: t.pagoMovil.bankCode, phone: t.pagoMovil.phone, document: t.document }, payeePhone: merchant.pagoMovil.payee.phone, amountMinor: t.amountMinor };
+}
+
+export interface C2pChannel {
+  gateway: GatewayId;
+  account: BankAccount;
+  payeePhone: string;
+}
+
+/**
+ * The network that takes C2P for this session and the merchant's account at it. 400 payment_method_unavailable when
+ * the session does not take C2P; the account's own refusals (test mode, credentials) are its 409s.
+ */
+export async function c2pChannel(deps: PaymentDeps, merchant: Merchant, session: Session): Promise<C2pChannel> {
+  const gateway = methodGateway(merchant, session.currency, 'pago_movil_c2p');
+  if (!methodsOf(session).includes('pago_movil_c2p') || !gateway || !merchant.pagoMovil) {
+    throw new ValidationError(`This session does not take pago_movil_c2p: it takes ${methodsOf(session).join(', ')}.`, 'sessionReference', 'payment_method_unavailable');
+  }
+  const account = await bankAccountFor(deps, merchant, { mode: session.mode, currency: session.currency, gateway });
+  return { gateway, account, payeePhone: merchant.pagoMovil.payee.phone };
+}
+
+/** What the fingerprinter keys for the per-phone bound: its own prefix, so it matches no other fingerprint. */
+const phoneKeysInput = (phone: string) => `payment-keys:v1|${phone}`;
+/** The per-phone counter is across merchants: one owner for the whole service. */
+const PHONE_KEYS_OWNER = 'pago_movil';
+const KEYS_COUNTER = 'payment_keys';
+
+const keyLimit = (message: string, retryAfterSeconds: number) =>
+  new ApiError(429, 'payment_key_limit', message, { headers: { 'Retry-After': String(Math.max(1, retryAfterSeconds)) } });
+
+/**
+ * Counts a key request against the session (PAYMENT_KEYS_PER_SESSION in its life) and the phone
+ * (PAYMENT_KEYS_PER_PHONE_PER_DAY per UTC day, across merchants, the phone known by its keyed fingerprint only),
+ * or refuses with 429 payment_key_limit and counts nothing. Counted before the bank is asked: a request that reached
+ * it may have sent an SMS whatever its answer. Returns the keys the session has left.
+ */
+export async function countKeyRequest(deps: PaymentDeps, session: Session, phone: string, now: number): Promise<number> {
+  // The session's counter lives in its creation day's window, so its bound holds across midnight.
+  const sessionWindow = Date.parse(session.createdAt);
+  const phoneCounter = `${KEYS_COUNTER}#${await deps.fingerprinter.fingerprint(phoneKeysInput(phone))}`;
+  const [bySession, byPhone] = await Promise.all([
+    deps.rateLimits.dayCount(session.reference, KEYS_COUNTER, sessionWindow),
+    deps.rateLimits.dayCount(PHONE_KEYS_OWNER, phoneCounter, now),
+  ]);
+  if (bySession >= PAYMENT_KEYS_PER_SESSION) {
+    throw keyLimit(`This session has asked for ${PAYMENT_KEYS_PER_SESSION} payment keys, its limit. Use the last key sent, or a new session.`, (Date.parse(session.expiresAt) - now) / 1000);
+  }
+  if (byPhone >= PAYMENT_KEYS_PER_PHONE_PER_DAY) {
+    throw keyLimit(`This phone has been sent ${PAYMENT_KEYS_PER_PHONE_PER_DAY} payment keys today (UTC), its limit.`, rateWindows(now).dayResetsInSeconds);
+  }
+  await deps.charges.commit([deps.rateLimits.countItem(session.reference, KEYS_COUNTER, sessionWindow), deps.rateLimits.countItem(PHONE_KEYS_OWNER, phoneCounter, now)]);
+  return PAYMENT_KEYS_PER_SESSION - bySession - 1;
+}
