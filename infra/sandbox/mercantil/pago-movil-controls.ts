@@ -9,6 +9,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import * as z from 'zod';
 import type { Clock } from '../../../shared/clock.ts';
 import { caracasDay } from '../../../shared/connectors/mercantil/pago-movil-gateway.ts';
+import { samePayment } from '../../../shared/domain/pago-movil-verification.ts';
 import { internationalPhone, isBankCode, maskedPhone, nationalPhone, VENEZUELAN_BANKS, type BankCode } from '../../../shared/domain/pago-movil.ts';
 import { errorBody, jsonResponse } from '../../../shared/http/response.ts';
 import type { MercantilSimulator } from './mercantil-simulator.ts';
@@ -33,10 +34,13 @@ const PaymentSchema = z
   })
   .strict();
 
+/** The bank's 4-digit code; Mercantil's ledger keeps it as a number (105). */
+const bankCodeOf = (payment: IncomingPagoMovil) => String(payment.payerBankId).padStart(4, '0') as BankCode;
+
 /** A received payment as the controls answer it; the phone whole only to the caller who just typed it. */
 function paymentResource(payment: IncomingPagoMovil, { wholePhone }: { wholePhone: boolean }) {
   const phone = nationalPhone(payment.payerPhone)!;
-  const bankCode = String(payment.payerBankId).padStart(4, '0') as BankCode;
+  const bankCode = bankCodeOf(payment);
   return {
     reference: payment.reference,
     payerPhone: wholePhone ? phone : maskedPhone(phone),
@@ -48,8 +52,6 @@ function paymentResource(payment: IncomingPagoMovil, { wholePhone }: { wholePhon
     authorizationCode: payment.authorizationCode,
   };
 }
-
-const sameReference = (a: string, b: string) => a.replace(/^0+/, '') === b.replace(/^0+/, '');
 
 /**
  * POST /__sandbox/pago-movil/payments {"amountMinor": 5250, "payerPhone": "0414-123.45.67", "reference": "84840003380"}:
@@ -78,7 +80,7 @@ export function receivePagoMovil(ledger: Ledger, clock: Clock, body: Buffer): AP
   if (date && date > today) return invalid('date', `date cannot be after the bank's today, ${today} in Caracas.`);
   const payerBankId = Number(payerBankCode);
   // Banks number their payments uniquely: the same reference twice would be two payments the search cannot tell apart.
-  if (reference && ledger.incomingPayments().some((p) => p.payerBankId === payerBankId && sameReference(p.reference, reference))) {
+  if (reference && ledger.incomingPayments().some((p) => samePayment({ bankCode: bankCodeOf(p), reference: p.reference }, { bankCode: payerBankCode, reference }))) {
     return invalid('reference', `A pago móvil from bank ${payerBankCode} with reference ${reference} was already received.`);
   }
   const payment = ledger.receivePayment({ amountMinor, payerPhone: internationalPhone(nationalPhone(payerPhone)!), payerBankId, reference, date });
