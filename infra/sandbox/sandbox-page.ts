@@ -2,7 +2,7 @@
  * GET /__sandbox/?merchant=mer_...&mode=test: what happened in the sandbox, without reading logs. Recent API requests
  * (with their request ids and error codes), sessions, transactions and webhook deliveries of the named merchants, each
  * with its payload as the API shows it (card brand and last four only: no card data exists to show), and a resend
- * button per delivery. Sandbox only; server-rendered, every value escaped, no script (a plain form POST resends).
+ * button per delivery; and the pago móvil payments the Mercantil simulator received (phones masked). Sandbox only; server-rendered, every value escaped, no script (a plain form POST resends).
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { AllDeps } from '../../shared/deps.ts';
@@ -15,6 +15,9 @@ import { createParkedRecords } from '../../shared/background/parked-records.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { errorBody, jsonResponse } from '../../shared/http/response.ts';
 import { retryDelivery } from '../../shared/webhooks/manual-retry.ts';
+import { formatMoney } from '../../shared/domain/money-format.ts';
+import type { MercantilSimulator } from './mercantil/mercantil-simulator.ts';
+import { PAGO_MOVIL_PAYMENTS_PATH, receivedPagoMovil } from './mercantil/pago-movil-controls.ts';
 
 const RECENT = 20;
 
@@ -102,6 +105,15 @@ async function parkedSection(deps: AllDeps): Promise<string> {
   );
 }
 
+/** The pago móvil payments the Mercantil simulator received (its one ledger, shared by every merchant on its test credentials). */
+function pagoMovilSection(ledger: MercantilSimulator['pagoMovil']): string {
+  return `<h2>Banco Mercantil simulator</h2>\n<p>Add one with <code>POST ${PAGO_MOVIL_PAYMENTS_PATH}</code> (docs/pago-movil.md): the bank's search then finds it.</p>\n` + table(
+    'Pago móvil received',
+    ['reference', 'payer phone', 'payer bank', 'amount', 'date'],
+    receivedPagoMovil(ledger).map((p) => ({ cells: [p.reference, p.payerPhone, `${p.payerBankCode} ${p.payerBankName}`, formatMoney(p.amountMinor, 'VES', 'en-US'), p.date], payload: p })),
+  );
+}
+
 const STYLE = `body{font:14px system-ui,sans-serif;margin:2rem;color:#222}table{border-collapse:collapse;width:100%}
 td,th{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}pre{white-space:pre-wrap;margin:0}
 h2{margin-top:2rem}`;
@@ -109,7 +121,13 @@ h2{margin-top:2rem}`;
 /** What the resend action reports back through the redirect: "resent" or the refusal's error code. */
 const NOTICE = /^(resent|[a-z_]{1,40})$/;
 
-export async function sandboxPage(deps: AllDeps, query: URLSearchParams, now: number, requests: readonly RequestLogEntry[] = []): Promise<APIGatewayProxyResult> {
+export async function sandboxPage(
+  deps: AllDeps,
+  query: URLSearchParams,
+  now: number,
+  requests: readonly RequestLogEntry[] = [],
+  pagoMovil?: MercantilSimulator['pagoMovil'],
+): Promise<APIGatewayProxyResult> {
   const merchantIds = query.getAll('merchant').filter((id) => /^mer_[0-9A-Za-z]{1,64}$/.test(id));
   const mode: Mode = query.get('mode') === 'live' ? 'live' : 'test';
   const sections = merchantIds.length
@@ -121,6 +139,7 @@ export async function sandboxPage(deps: AllDeps, query: URLSearchParams, now: nu
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>svc sandbox</title><style>${STYLE}</style></head>
 <body><main><h1>svc sandbox: recent activity</h1><p>Sandbox clock: ${escapeHtml(new Date(now).toISOString())}</p>${noticeHtml}
 ${await parkedSection(deps)}
+${pagoMovil ? pagoMovilSection(pagoMovil) : ''}
 ${sections}</main></body></html>`;
   return {
     statusCode: 200,

@@ -133,7 +133,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     }),
   });
   const runner = await startBackgroundRunner(deps, localBackground.local);
-  const server = await startSandboxServer({ deps, clock, port: options.port, host: options.host, onRequest: options.onRequest, bank, stripe });
+  const server = await startSandboxServer({ deps, clock, port: options.port, host: options.host, onRequest: options.onRequest, bank, stripe, mercantil });
   // The port is known only once listening; the checkout lives on the same origin.
   config.checkoutBaseUrl = options.checkoutBaseUrl ?? publicOrigin(server.url);
   // Its own docs, served at /docs: each error's docUrl opens its entry in this sandbox (docs/errors.md).

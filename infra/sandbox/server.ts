@@ -11,6 +11,8 @@ import { routes, type RouteDefinition } from '../../shared/routes.ts';
 import { lambdaContext, toApiGatewayEvent } from './api-gateway-event.ts';
 import { demandReverification, REVERIFICATION_PATH } from './bank-controls.ts';
 import type { SandboxBank } from './bank/sandbox-bank.ts';
+import type { MercantilSimulator } from './mercantil/mercantil-simulator.ts';
+import { listPagoMovil, PAGO_MOVIL_PAYMENTS_PATH, receivePagoMovil } from './mercantil/pago-movil-controls.ts';
 import { injectStripeFault, STRIPE_FAULTS_PATH } from './stripe/stripe-controls.ts';
 import type { StripeSimulator } from './stripe/stripe-simulator.ts';
 import { RESEND_PATH, resendFromPage, sandboxPage } from './sandbox-page.ts';
@@ -103,6 +105,7 @@ export async function startSandboxServer({
   onRequest,
   bank,
   stripe,
+  mercantil,
 }: {
   deps: AllDeps;
   clock: OffsetClock;
@@ -114,6 +117,8 @@ export async function startSandboxServer({
   bank?: Pick<SandboxBank, 'demandReverification'>;
   /** The Stripe simulator, for its sandbox-only fault control (stripe/stripe-controls.ts). */
   stripe?: Pick<StripeSimulator, 'injectFault'>;
+  /** The Mercantil simulator, for its pago móvil ledger (mercantil/pago-movil-controls.ts) and the activity page. */
+  mercantil?: Pick<MercantilSimulator, 'pagoMovil'>;
 }): Promise<SandboxServer> {
   const compiled = await loadRoutes(deps);
   const requests = new RequestLog();
@@ -158,7 +163,11 @@ export async function startSandboxServer({
     }
     if (bank && url.pathname === REVERIFICATION_PATH && req.method === 'POST') return send(res, crossSiteRefusal(req, { json: true }) ?? demandReverification(bank, body));
     if (stripe && url.pathname === STRIPE_FAULTS_PATH && req.method === 'POST') return send(res, crossSiteRefusal(req, { json: true }) ?? injectStripeFault(stripe, body));
-    if (url.pathname === '/__sandbox/' && req.method === 'GET') return send(res, await sandboxPage(deps, url.searchParams, clock.now(), requests.recent()));
+    if (mercantil && url.pathname === PAGO_MOVIL_PAYMENTS_PATH) {
+      if (req.method === 'POST') return send(res, crossSiteRefusal(req, { json: true }) ?? receivePagoMovil(mercantil.pagoMovil, clock, body));
+      if (req.method === 'GET') return send(res, crossSiteRefusal(req, { json: false }) ?? listPagoMovil(mercantil.pagoMovil));
+    }
+    if (url.pathname === '/__sandbox/' && req.method === 'GET') return send(res, await sandboxPage(deps, url.searchParams, clock.now(), requests.recent(), mercantil?.pagoMovil));
     const resend = req.method === 'POST' ? RESEND_PATH.exec(url.pathname) : null;
     if (resend) return send(res, crossSiteRefusal(req, { json: false }) ?? (await resendFromPage(deps, resend[1]!, body, req.headers['sec-fetch-site'] as string | undefined)));
     const page = pages(req.method ?? 'GET', url.pathname);

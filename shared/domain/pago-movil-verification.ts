@@ -71,4 +71,37 @@ export function decideP2c(result: SearchResult, amountAskedMinor: number, search
  * @example
  * referenceClaimKey('mer_1', '0105', '0084840003380') // 'mer_1#0105#84840003380'
  */
-export const referenceClaimKey = (merchantId: string, bankCode: string, reference: string): string => `${merchantId}#${bankCode}#${reference.replace(/^0+/, '')}`;
+export const referenceClaimKey = (merchantId: string, bankCode: string, reference: string): string => `${merchantId}#${bankCode}#${referenceDigits(reference)}`;
+
+/** A bank's reference as one payment: its digits without leading zeros. */
+const referenceDigits = (reference: string): string => reference.replace(/^0+/, '');
+
+/** A payment a buyer points at: their bank and the reference it printed. */
+export interface SubmittedReference {
+  bankCode: string;
+  reference: string;
+}
+
+/** Whether two submissions name the same bank payment (the same bank, the same reference, leading zeros aside). */
+export const samePayment = (a: SubmittedReference, b: SubmittedReference): boolean => a.bankCode === b.bankCode && referenceDigits(a.reference) === referenceDigits(b.reference);
+
+export type ReferenceSubmission =
+  /** A reference this session has not submitted yet, within its bound. */
+  | { kind: 'new' }
+  /** A reference this session submitted before: looked at again, not counted. */
+  | { kind: 'recheck' }
+  /** The session has submitted P2C_REFERENCES_PER_SESSION others: more is guessing. */
+  | { kind: 'limit_reached'; limit: number };
+
+/**
+ * Whether a session may submit another reference, given the ones it submitted before (whatever became of them: a
+ * reference used elsewhere or of another amount still counts, since each was a try).
+ *
+ * @example
+ * referenceSubmission([{ bankCode: '0105', reference: '111' }], { bankCode: '0105', reference: '0111' }) // { kind: 'recheck' }
+ */
+export function referenceSubmission(earlier: readonly SubmittedReference[], next: SubmittedReference): ReferenceSubmission {
+  if (earlier.some((submitted) => samePayment(submitted, next))) return { kind: 'recheck' };
+  const distinct = earlier.filter((submitted, i) => earlier.findIndex((other) => samePayment(other, submitted)) === i).length;
+  return distinct < P2C_REFERENCES_PER_SESSION ? { kind: 'new' } : { kind: 'limit_reached', limit: P2C_REFERENCES_PER_SESSION };
+}

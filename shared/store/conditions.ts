@@ -25,6 +25,8 @@ export type ConditionName =
   | 'card'
   /** The first write that stores an approved card: a simultaneous approval of the same card makes it fail. */
   | 'cardMatch'
+  /** A pago móvil reference claimed for a session (it must be free), or released by the attempt holding it. */
+  | 'pagoMovilClaim'
   /** A refund that must still be pending, or must not exist yet. */
   | 'refund'
   /** The transaction's refunded and reserved sums, still what the refund was decided from. */

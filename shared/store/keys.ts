@@ -46,6 +46,11 @@ export const keys = {
   transaction: (reference: string) => ({ pk: `TXN#${reference}`, sk: 'TXN' }),
   /** The OTP entries reserved for one attempt (a transaction awaiting a code): its count, before the bank checks any. */
   otpEntries: (transactionReference: string) => ({ pk: `OTP_ENTRIES#${transactionReference}`, sk: 'OTP_ENTRIES' }),
+  /**
+   * One bank payment pays one session: a P2C reference claimed for the attempt that submitted it, keyed by mode and
+   * referenceClaimKey (merchant, payer bank, reference without leading zeros).
+   */
+  pagoMovilClaim: (mode: Mode, claimKey: string) => ({ pk: `PAGO_MOVIL_CLAIM#${mode}#${claimKey}`, sk: 'PAGO_MOVIL_CLAIM' }),
   /** The card number sealed for an attempt while a later request needs it (card-vault.ts); expires by TTL as a backstop. */
   sealedCard: (transactionReference: string) => ({ pk: `SEALED_CARD#${transactionReference}`, sk: 'SEALED_CARD' }),
   /** A transaction's refunds share one partition, read with one Query. */
