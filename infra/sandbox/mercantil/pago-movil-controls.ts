@@ -8,7 +8,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import * as z from 'zod';
 import type { Clock } from '../../../shared/clock.ts';
-import { caracasDay } from '../../../shared/connectors/mercantil/pago-movil-gateway.ts';
+import { caracasDay } from '../../../shared/domain/pago-movil.ts';
 import { samePayment } from '../../../shared/domain/pago-movil-verification.ts';
 import { internationalPhone, isBankCode, maskedPhone, nationalPhone, VENEZUELAN_BANKS, type BankCode } from '../../../shared/domain/pago-movil.ts';
 import { errorBody, jsonResponse } from '../../../shared/http/response.ts';
