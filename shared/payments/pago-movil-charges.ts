@@ -15,7 +15,10 @@ import type { PaymentDeps } from '../deps.ts';
 import { ApiError, ValidationError } from '../errors.ts';
 import type { PagoMovilPayer } from '../gateways/pago-movil-port.ts';
 import type { BankAccount, PagoMovilParties } from '../gateways/payment-gateway.ts';
+import { policies } from '../retry/policies.ts';
+import { retry } from '../retry/retry.ts';
 import type { PagoMovilKeyBody } from '../schemas/checkout-schemas.ts';
+import { ConditionFailedError, named, TransactionConditionFailedError } from '../store/conditions.ts';
 import { bankAccountFor } from './bank-account.ts';
 
 /** The payer of a request its schema checked: the phone in its national form, the document cleaned. */
@@ -64,24 +67,30 @@ const keyLimit = (message: string, retryAfterSeconds: number) =>
 
 /**
  * Counts a key request against the session (PAYMENT_KEYS_PER_SESSION in its life) and the phone
- * (PAYMENT_KEYS_PER_PHONE_PER_DAY per UTC day, across merchants, the phone known by its keyed fingerprint only),
- * or refuses with 429 payment_key_limit and counts nothing. Counted before the bank is asked: a request that reached
- * it may have sent an SMS whatever its answer. Returns the keys the session has left.
+ * (PAYMENT_KEYS_PER_PHONE_PER_DAY per UTC day, across merchants, the phone known by its keyed fingerprint only), in one
+ * transaction whose two counters are each conditional on their bound, so no race gets past either; or refuses with
+ * 429 payment_key_limit and counts nothing. Counted before the bank is asked: a request that reached it may have sent
+ * an SMS whatever its answer. Returns the keys the session has left.
  */
 export async function countKeyRequest(deps: PaymentDeps, session: Session, phone: string, now: number): Promise<number> {
   // The session's counter lives in its creation day's window, so its bound holds across midnight.
   const sessionWindow = Date.parse(session.createdAt);
   const phoneCounter = `${KEYS_COUNTER}#${await deps.fingerprinter.fingerprint(phoneKeysInput(phone))}`;
-  const [bySession, byPhone] = await Promise.all([
-    deps.rateLimits.dayCount(session.reference, KEYS_COUNTER, sessionWindow),
-    deps.rateLimits.dayCount(PHONE_KEYS_OWNER, phoneCounter, now),
-  ]);
-  if (bySession >= PAYMENT_KEYS_PER_SESSION) {
-    throw keyLimit(`This session has asked for ${PAYMENT_KEYS_PER_SESSION} payment keys, its limit. Use the last key sent, or a new session.`, (Date.parse(session.expiresAt) - now) / 1000);
-  }
-  if (byPhone >= PAYMENT_KEYS_PER_PHONE_PER_DAY) {
+  const items = [
+    named('sessionKeys', deps.rateLimits.countItem(session.reference, KEYS_COUNTER, sessionWindow, PAYMENT_KEYS_PER_SESSION)),
+    named('phoneKeys', deps.rateLimits.countItem(PHONE_KEYS_OWNER, phoneCounter, now, PAYMENT_KEYS_PER_PHONE_PER_DAY)),
+  ];
+  try {
+    // A transaction conflict (another request on one of the counters at that instant) wrote nothing: sent again.
+    await retry(policies.transactionContention, () => deps.charges.commit(items), {
+      isRetryable: (error) => error instanceof ConditionFailedError && !(error instanceof TransactionConditionFailedError),
+    });
+  } catch (error) {
+    if (!(error instanceof TransactionConditionFailedError)) throw error;
+    if (error.failed === 'sessionKeys') {
+      throw keyLimit(`This session has asked for ${PAYMENT_KEYS_PER_SESSION} payment keys, its limit. Use the last key sent, or a new session.`, (Date.parse(session.expiresAt) - now) / 1000);
+    }
     throw keyLimit(`This phone has been sent ${PAYMENT_KEYS_PER_PHONE_PER_DAY} payment keys today (UTC), its limit.`, rateWindows(now).dayResetsInSeconds);
   }
-  await deps.charges.commit([deps.rateLimits.countItem(session.reference, KEYS_COUNTER, sessionWindow), deps.rateLimits.countItem(PHONE_KEYS_OWNER, phoneCounter, now)]);
-  return PAYMENT_KEYS_PER_SESSION - bySession - 1;
+  return PAYMENT_KEYS_PER_SESSION - (await deps.rateLimits.dayCount(session.reference, KEYS_COUNTER, sessionWindow));
 }

@@ -27,6 +27,10 @@ export type ConditionName =
   | 'cardMatch'
   /** A pago móvil reference claimed for a session (it must be free), or released by the attempt holding it. */
   | 'pagoMovilClaim'
+  /** A session's payment keys still under their bound (PAYMENT_KEYS_PER_SESSION). */
+  | 'sessionKeys'
+  /** A phone's payment keys of the day still under their bound (PAYMENT_KEYS_PER_PHONE_PER_DAY). */
+  | 'phoneKeys'
   /** A refund that must still be pending, or must not exist yet. */
   | 'refund'
   /** The transaction's refunded and reserved sums, still what the refund was decided from. */

@@ -16,8 +16,11 @@ export interface RateLimitStore {
   consume(owner: string, counter: string, limit: RateLimit, now: number): Promise<ConsumeResult>;
   /** The counter's count for the UTC day of `now` (0 when none): read strongly, for a limit the caller judges. */
   dayCount(owner: string, counter: string, now: number): Promise<number>;
-  /** One more in the counter's UTC day, as an item of the caller's transaction: counted exactly when that commits. */
-  countItem(owner: string, counter: string, now: number): TransactItem;
+  /**
+   * One more in the counter's UTC day, as an item of the caller's transaction: counted exactly when that commits.
+   * With `below`, the item's condition is that the day's count is still under it, so a bound holds under races.
+   */
+  countItem(owner: string, counter: string, now: number, below?: number): TransactItem;
 }
 
 /**
@@ -71,15 +74,16 @@ export function createRateLimitStore(db: DynamoDBDocumentClient, tableName: stri
       const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.rateWindow(owner, counter, rateWindows(now).day), ConsistentRead: true }));
       return (Item?.dayCount as number | undefined) ?? 0;
     },
-    countItem(owner, counter, now) {
+    countItem(owner, counter, now, below) {
       const w = rateWindows(now);
       return {
         Update: {
           TableName: tableName,
           Key: keys.rateWindow(owner, counter, w.day),
           UpdateExpression: 'SET #dayCount = if_not_exists(#dayCount, :zero) + :one, #ttl = :ttl',
+          ...(below === undefined ? {} : { ConditionExpression: 'attribute_not_exists(#dayCount) OR #dayCount < :below' }),
           ExpressionAttributeNames: { '#dayCount': 'dayCount', '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':ttl': w.dayExpiresAt },
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':ttl': w.dayExpiresAt, ...(below === undefined ? {} : { ':below': below }) },
         },
       };
     },

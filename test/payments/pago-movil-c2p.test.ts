@@ -197,6 +197,23 @@ describe('Pago móvil C2P through the API on Banco Mercantil (its simulator)', (
     expect(scps).toHaveLength(5);
   });
 
+  it('holds both key bounds under races: of 10 requests at once on a session 3 are sent, of 8 at once for a phone 5', async () => {
+    const { keys } = await c2pMerchant();
+    const stamp = String(Date.now()).slice(-6);
+    const session = await openSession(sandbox, keys.secretTest);
+    const onSession = await Promise.all(Array.from({ length: 10 }, (_, i) => askKey(session.reference, { ...PAYER, phone: `0426${stamp}${i}` })));
+    expect(onSession.filter((r) => r.status === 200)).toHaveLength(3);
+    expect(onSession.filter((r) => r.status === 429 && r.body.code === 'payment_key_limit')).toHaveLength(7);
+
+    const phone = `0412${stamp}9`;
+    const sessions = await Promise.all(Array.from({ length: 8 }, () => openSession(sandbox, keys.secretTest)));
+    const onPhone = await Promise.all(sessions.map((s) => askKey(s.reference, { ...PAYER, phone })));
+    expect(onPhone.filter((r) => r.status === 200)).toHaveLength(5);
+    expect(onPhone.filter((r) => r.status === 429)).toHaveLength(3);
+    const sent = sandbox.mercantil.calls('scp').filter((c) => open((c.body.transaction_scpInfo as Record<string, unknown>).destination_mobile_number) === `58${phone.slice(1)}`);
+    expect(sent).toHaveLength(5);
+  });
+
   it('refuses bad input with 400 naming the field, before anything changes or reaches the bank', async () => {
     const { keys } = await c2pMerchant();
     const session = await openSession(sandbox, keys.secretTest);
