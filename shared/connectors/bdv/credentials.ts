@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { BankAccount } from '../../gateways/payment-gateway.ts';
+import { credentialSetOf } from '../credential-slots.ts';
 
 /**
  * What Banco de Venezuela issues a merchant per environment, in its "canal Empresas": an API key per product family
@@ -50,17 +51,5 @@ export const SIMULATOR_TEST_CREDENTIALS: BdvCredentials = { test: SIMULATOR_CRED
  * @example
  * credentialSetFor({ environment: 'test', credentials: JSON.stringify(SIMULATOR_TEST_CREDENTIALS) }) // SIMULATOR_CREDENTIAL_SET
  */
-export function credentialSetFor(account: BankAccount): BdvCredentialSet | { problem: string } {
-  let loaded: BdvCredentials;
-  try {
-    const parsed = BdvCredentialsSchema.safeParse(JSON.parse(account.credentials ?? 'null'));
-    if (!parsed.success) return { problem: 'The loaded Banco de Venezuela credentials do not match the connector schema.' };
-    loaded = parsed.data;
-  } catch {
-    return { problem: 'The loaded Banco de Venezuela credentials are not JSON.' };
-  }
-  const { test, ...live } = loaded;
-  if (account.environment === 'test') return test ?? { problem: 'No Banco de Venezuela credentials are loaded for the test environment (the test slot): a test payment never uses the production set.' };
-  const set = BdvCredentialSetSchema.safeParse(live);
-  return set.success ? set.data : { problem: 'No Banco de Venezuela credentials are loaded for the live environment (the top-level fields): a live payment never uses the QA set.' };
-}
+export const credentialSetFor = (account: BankAccount): BdvCredentialSet | { problem: string } =>
+  credentialSetOf(account, { loaded: BdvCredentialsSchema, set: BdvCredentialSetSchema, network: 'Banco de Venezuela', testEnvironment: 'QA' });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { BankAccount } from '../../gateways/payment-gateway.ts';
+import { credentialSetOf } from '../credential-slots.ts';
 
 /**
  * What Banco Mercantil issues a merchant per environment (by email, first for certification in its sandbox, then for
@@ -51,17 +52,5 @@ export const SIMULATOR_TEST_CREDENTIALS: MercantilCredentials = { test: SIMULATO
  * @example
  * credentialSetFor({ environment: 'test', credentials: JSON.stringify(SIMULATOR_TEST_CREDENTIALS) }) // SIMULATOR_CREDENTIAL_SET
  */
-export function credentialSetFor(account: BankAccount): MercantilCredentialSet | { problem: string } {
-  let loaded: MercantilCredentials;
-  try {
-    const parsed = MercantilCredentialsSchema.safeParse(JSON.parse(account.credentials ?? 'null'));
-    if (!parsed.success) return { problem: 'The loaded Mercantil credentials do not match the connector schema.' };
-    loaded = parsed.data;
-  } catch {
-    return { problem: 'The loaded Mercantil credentials are not JSON.' };
-  }
-  const { test, ...live } = loaded;
-  if (account.environment === 'test') return test ?? { problem: 'No Mercantil credentials are loaded for the test environment (the test slot): a test payment never uses the production set.' };
-  const set = MercantilCredentialSetSchema.safeParse(live);
-  return set.success ? set.data : { problem: 'No Mercantil credentials are loaded for the live environment (the top-level fields): a live payment never uses the sandbox set.' };
-}
+export const credentialSetFor = (account: BankAccount): MercantilCredentialSet | { problem: string } =>
+  credentialSetOf(account, { loaded: MercantilCredentialsSchema, set: MercantilCredentialSetSchema, network: 'Mercantil', testEnvironment: 'sandbox' });
