@@ -7,7 +7,7 @@ import { GATEWAYS, type GatewayId, type Merchant } from './merchant.ts';
 import { logoPath, publicBusinessName } from './merchant-branding.ts';
 import { documentRequired } from './payment-data.ts';
 import type { Prefill } from './prefill.ts';
-import { stateOf, type Session } from './session.ts';
+import { methodsOf, stateOf, type Session } from './session.ts';
 import { attemptsRemaining, effectiveState } from './session-state.ts';
 
 export interface StoredCardFacts {
@@ -76,6 +76,7 @@ export function toCheckoutView(
     luhnCheck: !(session.mode === 'test' && GATEWAYS[session.gateway].testCardsFailingLuhn.length > 0),
     otpAsksCard: GATEWAYS[session.gateway].cardWithOtp,
     storedCard: card ? { brand: card.brand, lastFour: card.lastFour } : null,
+    paymentMethods: methodsOf(session),
     returnUrl: session.returnUrl,
     // The bank's code stays with the merchant (GET /v1/sessions); the buyer reads a generic decline.
     lastTransaction: session.lastTransaction && buyerTransaction(session.lastTransaction, session.gateway),

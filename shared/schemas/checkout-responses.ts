@@ -1,6 +1,7 @@
 /** What the checkout operations answer: for the OpenAPI document and the checkout page's types only, out of every Lambda bundle. */
 import * as z from 'zod';
 import { CURRENCIES } from '../domain/merchant.ts';
+import { PAYMENT_METHOD_TYPES } from '../domain/payment-method.ts';
 import { OTP_FACTOR_KINDS, OTP_INPUT_TYPES } from '../domain/otp-factor.ts';
 import { DOCUMENT_TYPES } from '../domain/prefill.ts';
 import { CLOSED_REASONS, SESSION_STATUSES } from '../domain/session-state.ts';
@@ -77,6 +78,7 @@ export const CheckoutSessionSchema = z
     luhnCheck: z.boolean().meta({ description: "Check the card number's Luhn digit before sending; false in test mode where the network's own test cards fail it." }),
     otpAsksCard: z.boolean().meta({ description: 'The code step also asks the CVV and the account type again (Mercantil debit cards): send cvv and accountType to POST /v1/checkout/otp.' }),
     storedCard: z.object({ brand: z.string(), lastFour: z.string() }).nullable(),
+    paymentMethods: z.array(z.enum(PAYMENT_METHOD_TYPES)).meta({ description: 'The methods this session takes (POST /v1/sessions paymentMethods, else what the merchant offers): the page offers these.' }),
     returnUrl: z.string().nullable(),
     lastTransaction: CheckoutTransactionSchema.nullable(),
     nextAction: NextActionSchema,

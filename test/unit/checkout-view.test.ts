@@ -25,6 +25,14 @@ describe('the checkout session says whether its network is simulated (issue 35 i
   });
 });
 
+describe('the checkout session names the methods it takes (issue 34 item 5)', () => {
+  it("the session's own methods, so the page can offer pago móvil next to the card", () => {
+    const c2p = newSession({ amountMinor: 2599, currency: 'VES' }, { id: 's2', reference: 'cs_2' }, { merchantId: merchant.id, mode: 'test', gateway: 'mercantil', paymentMethods: ['card', 'pago_movil_c2p'], now: NOW });
+    expect(toCheckoutView(c2p, null, merchant, NOW).paymentMethods).toEqual(['card', 'pago_movil_c2p']);
+    expect(toCheckoutView(sessionOn('mercantil'), null, merchant, NOW).paymentMethods).toEqual(['card']);
+  });
+});
+
 describe("the buyer's transaction (issue 35 item 8)", () => {
   const approved = (gateway: GatewayId, facts: { processorReference: string; authorizationCode?: string; funding?: 'credit' | 'debit' }) => {
     const card = { brand: 'visa', lastFour: '4242', expMonth: 12, expYear: 2030, holderName: 'Ana' };
