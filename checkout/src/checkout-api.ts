@@ -3,11 +3,12 @@
  * /v1/checkout/* behaviour in AWS). Card data travels in request bodies only, never in a URL.
  */
 import type { z } from 'zod';
-import type { CheckoutChargeResultSchema, CheckoutSessionSchema } from '../../shared/schemas/checkout-responses.ts';
+import type { CheckoutChargeResultSchema, CheckoutSessionSchema, PaymentKeyResultSchema } from '../../shared/schemas/checkout-responses.ts';
 import type { ErrorBody } from '../../shared/http/response.ts';
 
 export type CheckoutSession = z.output<typeof CheckoutSessionSchema> & { serverTime?: string };
 export type ChargeResult = z.output<typeof CheckoutChargeResultSchema>;
+export type PaymentKeyResult = z.output<typeof PaymentKeyResultSchema>;
 
 export type NewCardPayment = {
   card: { number: string; expMonth: number; expYear: number; cvv: string; holderName: string };
@@ -15,6 +16,9 @@ export type NewCardPayment = {
 };
 /** Stored-card sessions: the card is known to the session, the buyer sends the CVV (and a document if asked). */
 export type StoredCardPayment = { card: { cvv: string }; document?: { type: string; id: string } };
+
+/** A pago móvil payer as the C2P routes take it: bank code, national phone, document; the key only for the charge. */
+export type PagoMovilPayer = { bankCode: string; phone: string; documentType: string; documentId: string };
 
 export type ApiAnswer<T> =
   | { ok: true; status: number; body: T; serverNow: number | null }
@@ -40,8 +44,9 @@ async function call<T>(path: string, init: RequestInit): Promise<ApiAnswer<T>> {
   return { ok: true, status: response.status, body: body as T, serverNow: Number.isNaN(date) ? null : date };
 }
 
-const post = <T>(path: string, body: unknown, idempotencyKey: string) =>
-  call<T>(path, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey }, body: JSON.stringify(body) });
+/** Without an idempotency key for a route that takes none (the payment key request). */
+const post = <T>(path: string, body: unknown, idempotencyKey?: string) =>
+  call<T>(path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}) }, body: JSON.stringify(body) });
 
 export const getCheckoutSession = (reference: string) => call<CheckoutSession>(`/v1/checkout/sessions/${encodeURIComponent(reference)}`, { method: 'GET' });
 
@@ -51,3 +56,10 @@ export const chargeCard = (sessionReference: string, payment: NewCardPayment | S
 /** The CVV and account again, where the bank takes the card with the code (session otpAsksCard); or abandon the step. */
 export const confirmOtp = (sessionReference: string, transactionReference: string, entry: { code: string; cvv?: string; accountType?: string } | { abandon: true }, idempotencyKey: string) =>
   post<ChargeResult>('/v1/checkout/otp', { sessionReference, transactionReference, ...entry }, idempotencyKey);
+
+/** Asks the payer's bank to send them a C2P payment key (an SMS); bounded per session and phone (429 payment_key_limit). */
+export const requestPagoMovilKey = (sessionReference: string, payer: PagoMovilPayer) => post<PaymentKeyResult>('/v1/checkout/pago-movil/key', { sessionReference, ...payer });
+
+/** The C2P debit with the key the bank sent: an attempt like a card charge, one Idempotency-Key per attempt. */
+export const chargePagoMovil = (sessionReference: string, payer: PagoMovilPayer, key: string, idempotencyKey: string) =>
+  post<ChargeResult>('/v1/checkout/pago-movil/charge', { sessionReference, ...payer, key }, idempotencyKey);

@@ -1,4 +1,5 @@
 /** The few DOM operations the page repeats: look up by id, show or hide, mark a field invalid. */
+import { DOCUMENT_TYPES, type DocumentType } from '../../shared/domain/prefill.ts';
 
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const element = document.getElementById(id);
@@ -30,4 +31,16 @@ export function showAlert(alert: HTMLElement, message: string | null): void {
 export function setBusy(button: HTMLButtonElement, busy: boolean): void {
   button.disabled = busy;
   button.setAttribute('aria-busy', String(busy));
+}
+
+/**
+ * A document type select and its number input: passports have letters, so the phone shows a full keyboard for
+ * them and a numeric pad otherwise. Returns the selected type (V when the select holds none).
+ */
+export function documentFields(type: HTMLSelectElement, id: HTMLInputElement): () => DocumentType {
+  const selected = (): DocumentType => ((DOCUMENT_TYPES as readonly string[]).includes(type.value) ? (type.value as DocumentType) : 'V');
+  const fitKeyboard = () => (id.inputMode = selected() === 'P' ? 'text' : 'numeric');
+  type.addEventListener('change', fitKeyboard);
+  fitKeyboard();
+  return selected;
 }

@@ -1,14 +1,15 @@
 /**
- * The checkout page: reads the session named in ?session=, shows the form that fits it, sends the charge (and the
- * OTP when the bank asks for one), and follows the session while the page is open: expiry at expiresAt is shown
+ * The checkout page: reads the session named in ?session=, shows the form that fits it (a card, pago móvil C2P, or a
+ * picker between them), sends the charge (and the OTP when the bank asks for one), and follows the session while the page is open: expiry at expiresAt is shown
  * on time without a read, and a session that closes elsewhere (merchant, another tab) within one poll while the
  * page is visible (session-poller.ts).
  */
 import { formatMoney } from '../../shared/domain/money-format.ts';
 import type { ClosedReason } from '../../shared/domain/session-state.ts';
-import { chargeCard, confirmOtp, getCheckoutSession, type ApiAnswer, type ChargeResult, type CheckoutSession } from './checkout-api.ts';
+import { C2pForm } from './c2p-form.ts';
+import { chargeCard, chargePagoMovil, confirmOtp, getCheckoutSession, requestPagoMovilKey, type ApiAnswer, type ChargeResult, type CheckoutSession } from './checkout-api.ts';
 import { byId, show } from './dom.ts';
-import { ALREADY_PAID_TEXT, ALREADY_PAID_TITLE, AMOUNT_LOCALE, APPROVED_NO_RETURN, APPROVED_TEXT, CLOSED_TEXTS, CLOSED_TITLES, payLabel, REFUSALS, REQUEST_PROBLEMS } from './messages.ts';
+import { ALREADY_PAID_TEXT, ALREADY_PAID_TITLE, AMOUNT_LOCALE, APPROVED_NO_RETURN, APPROVED_TEXT, CLOSED_TEXTS, CLOSED_TITLES, KEY_LIMIT, METHOD_HEADINGS, payLabel, REFUSALS, REQUEST_PROBLEMS } from './messages.ts';
 import { OtpForm } from './otp-form.ts';
 import { PaymentForm } from './payment-form.ts';
 import { renderReceipt } from './receipt.ts';
@@ -21,18 +22,23 @@ import { SessionSummary } from './session-summary.ts';
 const IN_PROGRESS_RETRIES = 10;
 
 type View = 'loading' | 'closed' | 'approved' | 'waiting' | 'pay' | 'otp';
-const VIEW_ELEMENTS: Record<View, string> = { loading: 'loading', closed: 'closed', approved: 'approved', waiting: 'waiting', pay: 'pay-form', otp: 'otp-form' };
+const VIEW_ELEMENTS: Record<View, string> = { loading: 'loading', closed: 'closed', approved: 'approved', waiting: 'waiting', pay: 'pay', otp: 'otp-form' };
 const FINAL_VIEWS: ReadonlySet<View> = new Set(['closed', 'approved']);
+/** The methods this page takes, in the picker's order (P2C by reference has its own instructions, not a form here). */
+type Method = 'card' | 'pago_movil_c2p';
+const PAGE_METHODS: readonly Method[] = ['card', 'pago_movil_c2p'];
 
 const reference = new URLSearchParams(location.search).get('session') ?? '';
 const clock = new ServerClock();
 const summary = new SessionSummary(clock, timeUp);
 const poller = new SessionPoller(refresh, () => (view === 'waiting' ? WAITING_POLL_MS : POLL_MS));
 const payment = new PaymentForm();
+const c2p = new C2pForm();
 const otp = new OtpForm();
 const returnRedirect = new ReturnRedirect();
 
 let view: View = 'loading';
+let method: Method = 'card';
 let configured = false;
 /** The session as last read: the receipt names its merchant, description and mode. */
 let current: CheckoutSession | null = null;
@@ -40,6 +46,8 @@ let current: CheckoutSession | null = null;
 let lastDeclineReason: string | null = null;
 /** A charge or OTP request is on its way: polls wait, and a second submit is ignored. */
 let inFlight = false;
+/** A payment key request is on its way: a second click is ignored. */
+let requestingKey = false;
 let reading = false;
 let readAgain = false;
 /**
@@ -53,7 +61,7 @@ function showView(next: View): void {
   view = next;
   for (const [name, id] of Object.entries(VIEW_ELEMENTS)) show(byId(id), name === next);
   // The note about card data belongs under the card form only.
-  show(byId('secure-note'), next === 'pay');
+  show(byId('secure-note'), next === 'pay' && method === 'card');
   // The bank's answer is due within seconds: the next read comes at the waiting interval, not the usual one.
   if (waitingStarts) poller.schedule();
   if (FINAL_VIEWS.has(next)) {
@@ -61,6 +69,26 @@ function showView(next: View): void {
     summary.stopCountdown();
   }
 }
+
+/** The form and heading of the method picked; an attempt prepared for the other method is not reused. */
+function chooseMethod(next: Method): void {
+  method = next;
+  chargeKey = null;
+  show(payment.form, next === 'card');
+  show(c2p.form, next === 'pago_movil_c2p');
+  show(byId('secure-note'), view === 'pay' && next === 'card');
+  byId('page-heading').textContent = METHOD_HEADINGS[next];
+}
+
+/** The picker only when the session takes more than one method the page has a form for. */
+function configureMethods(session: CheckoutSession): void {
+  const methods = PAGE_METHODS.filter((m) => session.paymentMethods.includes(m));
+  show(byId('method-picker'), methods.length > 1);
+  chooseMethod(methods[0] ?? 'card');
+}
+
+/** Above the form of either method: the attempts are the session's, whatever the method. */
+const warnLastAttempt = (visible: boolean): void => show(byId('last-attempt'), visible);
 
 function showClosed(reason: ClosedReason | 'completed' | 'not_found', declineReason: string | null = null): void {
   if (view === 'approved') return;
@@ -124,11 +152,14 @@ function applySession(session: CheckoutSession, serverNow: number | null): void 
   current = session;
   summary.render(session);
   if (!configured) {
-    payment.configure(session, payLabel(formatMoney(session.amountMinor, session.currency, AMOUNT_LOCALE)));
+    const label = payLabel(formatMoney(session.amountMinor, session.currency, AMOUNT_LOCALE));
+    payment.configure(session, label);
+    c2p.configure(session, label);
     otp.configure(session.otpAsksCard);
+    configureMethods(session);
     configured = true;
   }
-  payment.showLastAttemptWarning(session.lastAttemptWarning);
+  warnLastAttempt(session.lastAttemptWarning);
   if (FINAL_VIEWS.has(view)) return;
   switch (session.status) {
     case 'completed': {
@@ -205,7 +236,7 @@ function applyResult(result: ChargeResult): void {
   if (session.status === 'expired') return showClosed(session.closedReason ?? 'expired', transaction.declineReason);
   // Declined or failed with attempts left (an OTP step that ended declined included): back to the form.
   showView('pay');
-  payment.showLastAttemptWarning(session.attemptsRemaining === 1);
+  warnLastAttempt(session.attemptsRemaining === 1);
   declined(transaction.declineReason ?? REQUEST_PROBLEMS.unavailable);
   // Without maxFailures the answer's attemptsRemaining is null, yet the session has a default bound: the page's
   // own read says whether one attempt remains (lastAttemptWarning).
@@ -214,7 +245,7 @@ function applyResult(result: ChargeResult): void {
 
 function declined(reason: string): void {
   lastDeclineReason = reason;
-  payment.declined(reason);
+  (method === 'card' ? payment : c2p).declined(reason);
 }
 
 /** A request that did not become a result: closed sessions are shown closed; the rest is explained in place. */
@@ -232,21 +263,48 @@ function applyRefusal(answer: Extract<ApiAnswer<unknown>, { ok: false }>, showPr
   void poller.readNow();
 }
 
+/** One charge attempt, by card or pago móvil, under the attempt's Idempotency-Key. */
+async function attempt(form: PaymentForm | C2pForm, request: (idempotencyKey: string) => Promise<ApiAnswer<ChargeResult>>): Promise<void> {
+  chargeKey ??= crypto.randomUUID();
+  const key = chargeKey;
+  inFlight = true;
+  form.setBusy(true);
+  const answer = await send(() => request(key));
+  inFlight = false;
+  form.setBusy(false);
+  if (answer.status !== 0) chargeKey = null;
+  if (answer.ok) applyResult(answer.body);
+  else applyRefusal(answer, (message, field) => form.showProblem(message, field));
+}
+
 async function submitPayment(event: SubmitEvent): Promise<void> {
   event.preventDefault();
   if (inFlight) return;
   const data = payment.read(clock.now());
+  if (data) await attempt(payment, (key) => chargeCard(reference, data, key));
+}
+
+async function submitC2p(event: SubmitEvent): Promise<void> {
+  event.preventDefault();
+  if (inFlight) return;
+  const data = c2p.read(true);
+  if (data) await attempt(c2p, (key) => chargePagoMovil(reference, data.payer, data.key, key));
+}
+
+/** "Solicitar clave": the buyer's bank sends the key by SMS, or says why not (its own Spanish reason), or the bound is reached. */
+async function requestKey(): Promise<void> {
+  if (inFlight || requestingKey) return;
+  const data = c2p.read(false);
   if (!data) return;
-  chargeKey ??= crypto.randomUUID();
-  const key = chargeKey;
-  inFlight = true;
-  payment.setBusy(true);
-  const answer = await send(() => chargeCard(reference, data, key));
-  inFlight = false;
-  payment.setBusy(false);
-  if (answer.status !== 0) chargeKey = null;
-  if (answer.ok) applyResult(answer.body);
-  else applyRefusal(answer, (message, field) => payment.showProblem(message, field));
+  requestingKey = true;
+  c2p.setRequestingKey(true);
+  const answer = await requestPagoMovilKey(reference, data.payer);
+  requestingKey = false;
+  c2p.setRequestingKey(false);
+  if (answer.ok) c2p.keySent(answer.body.keysRemaining);
+  else if (answer.error?.code === 'payment_key_refused') c2p.keyRefused(answer.error.message);
+  else if (answer.error?.code === 'payment_key_limit') c2p.keyRefused(KEY_LIMIT);
+  else applyRefusal(answer, (message, field) => c2p.keyRefused(message, field));
 }
 
 async function submitOtp(event: SubmitEvent): Promise<void> {
@@ -282,6 +340,10 @@ async function leaveOtp(): Promise<void> {
 function start(): void {
   payment.form.addEventListener('submit', (event) => void submitPayment(event));
   payment.form.addEventListener('input', () => (chargeKey = null));
+  c2p.form.addEventListener('submit', (event) => void submitC2p(event));
+  c2p.form.addEventListener('input', () => (chargeKey = null));
+  c2p.keyButton.addEventListener('click', () => void requestKey());
+  byId('method-picker').addEventListener('change', (event) => chooseMethod((event.target as HTMLInputElement).value as Method));
   otp.form.addEventListener('submit', (event) => void submitOtp(event));
   otp.back.addEventListener('click', () => void leaveOtp());
   byId('print-receipt').addEventListener('click', () => {

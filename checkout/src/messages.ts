@@ -2,6 +2,7 @@
  * Every text the buyer reads that the page decides itself, in Spanish for Venezuelan buyers. Decline reasons are
  * not here: they come from the transaction (declineReason), written by the service.
  */
+import { PAYMENT_KEYS_PER_PHONE_PER_DAY, PAYMENT_KEYS_PER_SESSION } from '../../shared/domain/pago-movil-verification.ts';
 import type { OtpFactor } from '../../shared/domain/otp-factor.ts';
 import type { CardFunding } from '../../shared/domain/payment-data.ts';
 import type { ClosedReason } from '../../shared/domain/session-state.ts';
@@ -23,6 +24,10 @@ export const FIELD_ERRORS = {
   passportInvalid: 'El número de pasaporte debe tener de 5 a 12 letras o números.',
   otpMissing: 'Escribe el código que te envió tu banco.',
   accountTypeMissing: 'Elige si la tarjeta es de una cuenta corriente o de ahorros.',
+  bankMissing: 'Elige el banco de tu cuenta.',
+  phoneInvalid: 'Escribe los 7 dígitos de tu teléfono, después del código (0414, 0424...).',
+  payerDocumentInvalid: 'El número de cédula o RIF debe tener de 5 a 10 dígitos, sin letras.',
+  paymentKeyInvalid: 'Escribe los 8 dígitos de la clave de pago que te envió tu banco.',
 } as const;
 
 export const FORM_HAS_ERRORS = 'Revisa los datos marcados en el formulario.';
@@ -134,3 +139,13 @@ export const redirectIn = (seconds: number): string =>
   seconds === 1 ? 'Te llevaremos de vuelta a la tienda en 1 segundo.' : `Te llevaremos de vuelta a la tienda en ${seconds} segundos.`;
 export const REDIRECT_STOPPED = 'Te quedas en esta página. Vuelve a la tienda cuando quieras.';
 export const pageTitle = (businessName: string): string => `Pago a ${businessName}`;
+
+/** The page's heading for the method picked, as buyers in Venezuela call it. */
+export const METHOD_HEADINGS = { card: 'Pago con tarjeta', pago_movil_c2p: 'Pago Móvil' } as const;
+export const PAGO_MOVIL_LABEL = 'Pago Móvil';
+export const KEY_SENT = 'Te enviamos la clave por SMS. Escríbela abajo para pagar.';
+export const keysLeft = (keys: number): string =>
+  keys === 0 ? 'Ya no puedes pedir más claves en este pago: usa la última que recibiste.' : keys === 1 ? 'Puedes pedir 1 clave más.' : `Puedes pedir ${keys} claves más.`;
+/** 429 payment_key_limit: the session's or the phone's bound (docs/pago-movil.md); either way the last key still works. */
+export const KEY_LIMIT = `Llegaste al límite de claves de pago (${PAYMENT_KEYS_PER_SESSION} por pago y ${PAYMENT_KEYS_PER_PHONE_PER_DAY} por teléfono al día). Usa la última clave que recibiste.`;
+export const REQUESTING_KEY = 'Pidiendo la clave a tu banco…';

@@ -4,10 +4,10 @@
  * keeps card data beyond the inputs themselves.
  */
 import { cardBrand } from '../../shared/domain/payment-data.ts';
-import { DOCUMENT_TYPES, cleanDocumentId, cleanName, type DocumentType } from '../../shared/domain/prefill.ts';
+import { cleanDocumentId, cleanName } from '../../shared/domain/prefill.ts';
 import { brandLabel, brandName, cardNumberIssue, cvvIssue, digitsOf, documentIdIssue, expMonthIssue, expYearIssue, formatCardNumber, fullYear, holderNameIssue } from './card-input.ts';
 import type { CheckoutSession, NewCardPayment, StoredCardPayment } from './checkout-api.ts';
-import { byId, setBusy, setFieldError, show, showAlert } from './dom.ts';
+import { byId, documentFields, setBusy, setFieldError, show, showAlert } from './dom.ts';
 import { FIELD_ERRORS, FORM_HAS_ERRORS, PROCESSING_LABEL, storedCardLabel } from './messages.ts';
 
 /** Where the API's 400 `field` points in this form. */
@@ -31,6 +31,7 @@ export class PaymentForm {
   private readonly holder = byId<HTMLInputElement>('holder-name');
   private readonly documentType = byId<HTMLSelectElement>('document-type');
   private readonly documentId = byId<HTMLInputElement>('document-id');
+  private readonly selectedDocumentType = documentFields(this.documentType, this.documentId);
   private readonly button = byId<HTMLButtonElement>('pay-button');
   private readonly label = byId('pay-label');
   private readonly alert = byId('pay-alert');
@@ -41,7 +42,6 @@ export class PaymentForm {
 
   constructor() {
     this.number.addEventListener('input', () => this.onNumberInput());
-    this.documentType.addEventListener('change', () => this.onDocumentTypeChange());
     // A field the buyer corrects loses its error at once.
     for (const input of [this.number, this.month, this.year, this.cvv, this.holder, this.documentId]) {
       input.addEventListener('input', () => input.hasAttribute('aria-invalid') && setFieldError(input, null));
@@ -65,7 +65,8 @@ export class PaymentForm {
     if (prefill?.cardholderName && !this.storedCard) this.holder.value = prefill.cardholderName;
     if (prefill?.documentType) this.documentType.value = prefill.documentType;
     if (prefill?.documentId) this.documentId.value = prefill.documentId;
-    this.onDocumentTypeChange();
+    // The prefill may have changed the type: the keyboard follows.
+    this.documentType.dispatchEvent(new Event('change'));
     this.idleLabel = payLabel;
     this.label.textContent = payLabel;
   }
@@ -122,26 +123,12 @@ export class PaymentForm {
     showAlert(this.alert, message);
   }
 
-  showLastAttemptWarning(visible: boolean): void {
-    show(byId('last-attempt'), visible);
-  }
-
   private onNumberInput(): void {
     const input = this.number;
     const atEnd = input.selectionStart === input.value.length;
     // Reformatting moves the caret to the end: only do it while the buyer types at the end.
     if (atEnd) input.value = formatCardNumber(input.value);
     byId('card-brand').textContent = brandName(input.value);
-  }
-
-  private onDocumentTypeChange(): void {
-    // Passports have letters: the phone shows a full keyboard for them, a numeric pad otherwise.
-    this.documentId.inputMode = this.selectedDocumentType() === 'P' ? 'text' : 'numeric';
-  }
-
-  private selectedDocumentType(): DocumentType {
-    const value = this.documentType.value;
-    return (DOCUMENT_TYPES as readonly string[]).includes(value) ? (value as DocumentType) : 'V';
   }
 }
 

@@ -1,13 +1,13 @@
 /**
- * The receipt of an approved payment: whom the buyer paid, how much, with which card, when, and the references to
- * quote to the merchant or the bank. It prints on its own (styles.css, @media print). Card data beyond the brand
- * and last four never reaches the page.
+ * The receipt of an approved payment: whom the buyer paid, how much, with which card (or by pago móvil, from which
+ * bank and phone), when, and the references to quote to the merchant or the bank. It prints on its own (styles.css,
+ * @media print). Card data beyond the brand and last four never reaches the page; the phone comes masked.
  */
 import { formatMoney } from '../../shared/domain/money-format.ts';
 import type { CheckoutSession, ChargeResult } from './checkout-api.ts';
 import { brandLabel } from './card-input.ts';
 import { byId, show } from './dom.ts';
-import { AMOUNT_LOCALE, FUNDING_LABELS, storedCardLabel } from './messages.ts';
+import { AMOUNT_LOCALE, FUNDING_LABELS, PAGO_MOVIL_LABEL, storedCardLabel } from './messages.ts';
 
 type ReceiptTransaction = ChargeResult['transaction'];
 
@@ -23,6 +23,14 @@ export function renderReceipt(transaction: ReceiptTransaction, session: Pick<Che
   const description = session.description ?? '';
   byId('receipt-description').textContent = description;
   show(byId('receipt-description-row'), Boolean(description));
+  // Pago móvil: the method, the payer's bank and their phone masked as the service sends it to the buyer.
+  const pagoMovil = transaction.paymentMethod.type === 'card' ? null : transaction.paymentMethod.pagoMovil;
+  byId('receipt-method').textContent = pagoMovil ? PAGO_MOVIL_LABEL : '';
+  show(byId('receipt-method-row'), Boolean(pagoMovil));
+  byId('receipt-bank').textContent = pagoMovil ? `${pagoMovil.bankName} (${pagoMovil.bankCode})` : '';
+  show(byId('receipt-bank-row'), Boolean(pagoMovil));
+  byId('receipt-phone').textContent = pagoMovil?.phone ?? '';
+  show(byId('receipt-phone-row'), Boolean(pagoMovil));
   const card = transaction.card;
   byId('receipt-card').textContent = card ? storedCardLabel(brandLabel(card.brand) || 'Tarjeta', card.lastFour) : '';
   show(byId('receipt-card-row'), Boolean(card));
