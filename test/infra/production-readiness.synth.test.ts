@@ -181,10 +181,12 @@ describe('production readiness', () => {
       }
     });
 
-    it('let only the card vault compute fingerprints, and never verify MACs or read the key', () => {
+    it('let only the routes that carry card or pago móvil secrets compute fingerprints, and never verify MACs or read the key', () => {
       const users = dev.functions().filter((fn) => dev.actionsOn(fn, dev.stack.keys.fingerprints).length > 0);
       // confirmCheckoutOtp carries a CVV on Mercantil debit cards: its idempotency fingerprint is the keyed HMAC too.
-      expect(users.map((fn) => fn.node.id).sort()).toEqual(['confirmCheckoutOtp', 'createCheckoutCharge']);
+      // The pago móvil debit carries the buyer's payment key (its idempotency fingerprint, as a CVV's), and the key
+      // request counts a phone's keys by the phone's keyed fingerprint, never the phone itself.
+      expect(users.map((fn) => fn.node.id).sort()).toEqual(['confirmCheckoutOtp', 'createCheckoutCharge', 'createPagoMovilCharge', 'requestPagoMovilKey']);
       for (const user of users) {
         expect(dev.actionsOn(user, dev.stack.keys.fingerprints)).toEqual(['kms:GenerateMac']);
         expect(dev.environmentOf(user).FINGERPRINT_KMS_KEY_ID).toEqual({ 'Fn::GetAtt': [dev.idOf(dev.stack.keys.fingerprints), 'Arn'] });

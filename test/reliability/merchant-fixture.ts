@@ -95,5 +95,9 @@ export function requiredQuery(route: RouteDefinition): string {
 export function bodyReferenceOf(route: RouteDefinition, fixture: MerchantFixture): Record<string, unknown> | null {
   if (route.auth !== 'checkout' || route.path.includes('{')) return null;
   if (route.path === '/v1/checkout/otp') return { sessionReference: fixture.sessionReference, transactionReference: fixture.transactionReference, code: '000000' };
+  // Pago móvil: the payer of the bank's sandbox, with its key for the debit.
+  const payer = { sessionReference: fixture.sessionReference, bankCode: '0105', phone: '04141234567', documentType: 'V', documentId: '9999999' };
+  if (route.path === '/v1/checkout/pago-movil/key') return payer;
+  if (route.path === '/v1/checkout/pago-movil/charge') return { ...payer, key: '00001111' };
   return { sessionReference: fixture.sessionReference, card: { number: '4111111111111111', expMonth: 12, expYear: 2030, cvv: '123', holderName: 'Ana Perez' }, document: { type: 'V', id: '12345678' } };
 }
