@@ -19,7 +19,7 @@ import type { IdempotencyContext } from '../http/handler-types.ts';
 import { prefixedId } from '../ids.ts';
 import type { P2cReferenceBody } from '../schemas/checkout-schemas.ts';
 import type { AttemptStep } from '../store/charge-store.ts';
-import { TransactionConditionFailedError } from '../store/conditions.ts';
+import { ConditionFailedError, TransactionConditionFailedError } from '../store/conditions.ts';
 import { bankAccountFor } from './bank-account.ts';
 import { refuse } from './checkout-session.ts';
 import { approvedResult, commitStep, progressStep, rejection, settlementStep, startStep } from './charge-steps.ts';
@@ -86,15 +86,30 @@ async function search(deps: PaymentDeps, merchant: Merchant, session: Session, p
 }
 
 /**
- * One search for a pending P2C attempt, as the step that records it: approved; declined with another amount
- * (recorded, the claim kept); declined not found after the last re-check (the claim released in the same write);
- * or still pending, the search counted in the trace.
+ * Takes the next search of a pending P2C attempt: the search is counted in the attempt's trace by a version-checked
+ * write before the bank is asked, so of the paths that find it due at the same moment (the checkout read, the expiry
+ * worker, more than one of its messages) one asks. Null when another took it.
  */
-export async function searchStep(deps: PaymentDeps, merchant: Merchant, session: Session, pending: Transaction): Promise<AttemptStep> {
-  const result = await search(deps, merchant, session, pending);
+export async function takeSearch(deps: PaymentDeps, session: Session, pending: Transaction, now: number): Promise<AttemptStep | null> {
+  const step = progressStep(session, traced(pending, P2C_SEARCHED, now), session.status);
+  try {
+    await commitStep(deps, step, null);
+    return step;
+  } catch (error) {
+    if (error instanceof ConditionFailedError) return null;
+    throw error;
+  }
+}
+
+/**
+ * The bank's answer to a search already counted in the attempt's trace (takeSearch, or the attempt's start), as the
+ * step that records it: approved; declined with another amount (recorded, the claim kept); declined not found after
+ * the last re-check (the claim released in the same write); or still pending until the next re-check.
+ */
+export async function searchStep(deps: PaymentDeps, merchant: Merchant, session: Session, searched: Transaction): Promise<AttemptStep> {
+  const result = await search(deps, merchant, session, searched);
   const now = deps.clock.now();
-  const searched = traced(pending, P2C_SEARCHED, now, result.kind === 'failed' ? `${result.code}: ${result.detail}` : result.kind);
-  const release = () => [deps.pagoMovilClaims.releaseItem(claimOf(pending), { sessionReference: session.reference, transactionReference: pending.reference })];
+  const release = () => [deps.pagoMovilClaims.releaseItem(claimOf(searched), { sessionReference: session.reference, transactionReference: searched.reference })];
   const decision = decideP2c(result, session.amountMinor, p2cSearches(searched.trace));
   switch (decision.kind) {
     case 'approve':
@@ -109,7 +124,7 @@ export async function searchStep(deps: PaymentDeps, merchant: Merchant, session:
     case 'not_found':
       return { ...settlementStep(session, searched, declined(P2C_CODES.NOT_FOUND, 'The bank did not find the payment in any search of the verification window.'), now), items: release() };
     case 'recheck':
-      return progressStep(session, searched, session.status);
+      return progressStep(session, traced(searched, 'pago_movil_not_found_yet', now, result.kind === 'failed' ? `${result.code}: ${result.detail}` : undefined), session.status);
   }
 }
 
@@ -141,9 +156,11 @@ export async function submitReference<A extends { statusCode: number; body: unkn
       method: 'pago_movil_p2c',
       pagoMovil: { bankCode: submitted.bankCode, phone: submitted.phone, reference: submitted.reference, paidOn: submitted.paidOn },
     };
+    // The first search is this request's, taken in the start's own write.
+    const searched = traced(transaction, P2C_SEARCHED, now);
     const claim = deps.pagoMovilClaims.claimItem({ ...claimOf(transaction), sessionReference: session.reference, transactionReference: transaction.reference, claimedAt: new Date(now).toISOString() });
     try {
-      const step = { ...startStep(session, transaction), items: [claim] };
+      const step = { ...startStep(session, searched), items: [claim] };
       await commitStep(deps, step, null);
       return { kind: 'started' as const, step };
     } catch (error) {

@@ -13,7 +13,7 @@ import { ConditionFailedError } from '../store/conditions.ts';
 import { bankAccountFor } from './bank-account.ts';
 import { commitStep, rejection, resultOf, settlementStep } from './charge-steps.ts';
 import { pagoMovilParties } from './pago-movil-charges.ts';
-import { p2cSearchDue, searchStep } from './p2c-verification.ts';
+import { p2cSearchDue, searchStep, takeSearch } from './p2c-verification.ts';
 import type { AttemptStep } from '../store/charge-store.ts';
 
 /** How long a pending charge is left to the request that sent it before the bank is asked for its status. */
@@ -33,7 +33,11 @@ export async function settleStaleAttempt(deps: PaymentDeps, merchant: Merchant, 
     step = settled(session, pending, rejection('declined', SERVICE_CODES.OTP_EXPIRED, 'The OTP was not confirmed before the session expired.'), now);
   } else if (session.status === 'processing' && pending.method === 'pago_movil_p2c') {
     // A P2C reference is searched again when its re-check is due (p2c-verification.ts), by whoever comes first.
-    if (p2cSearchDue(pending, now)) step = await searchStep(deps, merchant, session, pending);
+    if (p2cSearchDue(pending, now)) {
+      const taken = await takeSearch(deps, session, pending, now);
+      if (!taken) return (await deps.sessions.get(session.reference)) ?? session;
+      step = await searchStep(deps, merchant, taken.after, taken.transaction);
+    }
   } else if ((session.status === 'processing' || session.status === 'otp_confirmed') && now - Date.parse(pending.updatedAt) >= RECONCILE_AFTER_MS) {
     const reference = { transactionReference: pending.reference, sessionReference: session.reference, chargedAt: pending.createdAt, pagoMovil: pagoMovilParties(merchant, pending) };
     const outcome = await bankRecord(deps, merchant, pending, reference);
