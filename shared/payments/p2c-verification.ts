@@ -166,7 +166,8 @@ export async function submitReference<A extends { statusCode: number; body: unkn
     } catch (error) {
       if (!(error instanceof TransactionConditionFailedError && error.failed === 'pagoMovilClaim')) throw error;
       // Another attempt holds the payment: this one opens and ends in one write, the bank never asked.
-      const step = settlementStep(session, transaction, declined(P2C_CODES.REFERENCE_USED, 'Another attempt holds this bank payment.'), now, { newAttempt: true });
+      const ending = await heldEnding(deps, session, transaction);
+      const step = settlementStep(session, ending.transaction, ending.result, now, { newAttempt: true });
       const answer = answerOf(step);
       await commitStep(deps, step, answer, idempotency);
       return { kind: 'answered' as const, answer };
@@ -178,6 +179,22 @@ export async function submitReference<A extends { statusCode: number; body: unkn
   await commitStep(deps, step, answer, idempotency);
   if (step.transaction.status === 'pending') await queueNextSearch(deps, step.after, step.transaction);
   return answer;
+}
+
+/**
+ * How an attempt whose payment another attempt holds ends: an earlier attempt of this same session that found it
+ * with another amount keeps it (the merchant decides), and a re-check of it reads that amount again; any other holder
+ * means the payment paid someone else.
+ */
+async function heldEnding(deps: PaymentDeps, session: Session, transaction: Transaction) {
+  const holder = await deps.pagoMovilClaims.get(claimOf(transaction));
+  const earlier = holder?.sessionReference === session.reference ? await deps.transactions.get(holder.transactionReference) : null;
+  const received = earlier?.pagoMovil?.amountReceivedMinor;
+  if (received === undefined) return { transaction, result: declined(P2C_CODES.REFERENCE_USED, 'Another attempt holds this bank payment.') };
+  return {
+    transaction: { ...transaction, pagoMovil: { ...transaction.pagoMovil!, amountReceivedMinor: received } },
+    result: declined(P2C_CODES.AMOUNT_DIFFERS, `An earlier attempt of this session found this payment with ${received} (minor units), not the ${session.amountMinor} asked.`),
+  };
 }
 
 /**

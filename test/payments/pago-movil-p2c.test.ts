@@ -105,7 +105,7 @@ describe('Pago móvil P2C by reference through the API on Banco Mercantil (its s
     expect(searchesFor(ref)).toBe(2);
     const txn = await sandbox.deps.transactions.get(res.body.transaction.reference);
     expect(txn!.trace.filter((e) => e.event === 'pago_movil_searched')).toHaveLength(2);
-  });
+  }, 120_000);
 
   it('declines pago_movil_not_found after the last re-check and releases the reference in the same write', async () => {
     const { merchant, keys } = await p2cMerchant();
@@ -130,7 +130,7 @@ describe('Pago móvil P2C by reference through the API on Banco Mercantil (its s
     pay(5_250, ref);
     const other = await openSession(sandbox, keys.secretTest, { amountMinor: 5_250 });
     expect((await submit(other.reference, ref)).body.transaction.status).toBe('approved');
-  });
+  }, 120_000);
 
   it('has exactly one winner when two sessions race over one reference', async () => {
     const { keys } = await p2cMerchant();
@@ -172,8 +172,12 @@ describe('Pago móvil P2C by reference through the API on Banco Mercantil (its s
     for (const ref of refs.slice(0, 3)) expect((await submit(session.reference, ref)).body.transaction.status).toBe('declined');
     const fourth = await submit(session.reference, refs[3]!);
     expect([fourth.status, fourth.body.code]).toEqual([409, 'pago_movil_reference_limit']);
+    // The re-check of a reference found with another amount reads that amount again, without asking the bank.
+    const searches = sandbox.mercantil.calls('mobile-search').length;
     const again = await submit(session.reference, `0${refs[0]}`);
     expect(again.status).toBe(200);
+    expect(await sandbox.deps.transactions.get(again.body.transaction.reference)).toMatchObject({ errorCode: 'pago_movil_amount_differs', pagoMovil: { amountReceivedMinor: 1_000 } });
+    expect(sandbox.mercantil.calls('mobile-search')).toHaveLength(searches);
   });
 
   it('refuses bad input and a session that does not take P2C with 400 naming the field; nothing changes', async () => {
