@@ -7,6 +7,7 @@
 import { caracasDay, nationalPhone } from '../domain/pago-movil.ts';
 import { decideP2c, P2C_CODES, P2C_SEARCHED, p2cCheckAgainAt, p2cSearches, referenceSubmission, type SearchResult } from '../domain/pago-movil-verification.ts';
 import { decideChargeStart } from '../domain/charge-transitions.ts';
+import { SERVICE_CODES } from '../domain/decline-codes.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import type { PaymentMethodDetails } from '../domain/payment-method.ts';
 import type { BankCode } from '../domain/pago-movil.ts';
@@ -74,13 +75,13 @@ const claimOf = (t: Transaction) => ({ merchantId: t.merchantId, mode: t.mode, b
 async function search(deps: PaymentDeps, merchant: Merchant, session: Session, pending: Transaction): Promise<SearchResult> {
   const pagoMovil = deps.gateways(pending.gateway).pagoMovil;
   const payment = pending.pagoMovil!;
-  if (!pagoMovil || !merchant.pagoMovil) return { kind: 'failed', code: 'pago_movil_unavailable', detail: `${pending.gateway} no longer takes pago móvil for this merchant.` };
+  if (!pagoMovil || !merchant.pagoMovil) return { kind: 'failed', code: SERVICE_CODES.PROCESSOR_UNAVAILABLE, detail: `${pending.gateway} no longer takes pago móvil for this merchant.` };
   try {
     const account = await bankAccountFor(deps, merchant, pending);
     const query = { reference: payment.reference!, payer: { bankCode: payment.bankCode, phone: payment.phone }, paidOn: payment.paidOn!, amountMinor: session.amountMinor };
     return await pagoMovil.findIncoming(query, merchant.pagoMovil.payee.phone, account);
   } catch (error) {
-    if (error instanceof GatewayUnavailableError || error instanceof ConflictError) return { kind: 'failed', code: 'processor_unavailable', detail: error.message };
+    if (error instanceof GatewayUnavailableError || error instanceof ConflictError) return { kind: 'failed', code: SERVICE_CODES.PROCESSOR_UNAVAILABLE, detail: error.message };
     throw error;
   }
 }
