@@ -5,7 +5,7 @@
  * request, the timed expiry worker), so there is one path for both.
  */
 import { caracasDay, nationalPhone } from '../domain/pago-movil.ts';
-import { decideP2c, P2C_CODES, P2C_SEARCHED, p2cCheckAgainAt, p2cSearches, referenceSubmission, type SearchResult } from '../domain/pago-movil-verification.ts';
+import { decideP2c, P2C_CODES, P2C_SEARCHED, p2cCheckAgainAt, p2cSearches, referenceSubmission } from '../domain/pago-movil-verification.ts';
 import { decideChargeStart } from '../domain/charge-transitions.ts';
 import { SERVICE_CODES } from '../domain/decline-codes.ts';
 import type { Merchant } from '../domain/merchant.ts';
@@ -15,6 +15,7 @@ import { stateOf, type Session } from '../domain/session.ts';
 import { newTransaction, traced, type Transaction } from '../domain/transaction.ts';
 import type { PartsOf, PaymentDeps } from '../deps.ts';
 import { ConflictError, ValidationError } from '../errors.ts';
+import type { IncomingPaymentOutcome } from '../gateways/pago-movil-port.ts';
 import { GatewayUnavailableError } from '../gateways/payment-gateway.ts';
 import type { IdempotencyContext } from '../http/handler-types.ts';
 import { prefixedId } from '../ids.ts';
@@ -72,7 +73,7 @@ export function secondsToNextSearch(pending: Transaction, now: number): number {
 const claimOf = (t: Transaction) => ({ merchantId: t.merchantId, mode: t.mode, bankCode: t.pagoMovil!.bankCode, reference: t.pagoMovil!.reference! });
 
 /** Asks the bank about the payment; a bank that cannot answer is searched again as "not found yet" is. */
-async function search(deps: PaymentDeps, merchant: Merchant, session: Session, pending: Transaction): Promise<SearchResult> {
+async function search(deps: PaymentDeps, merchant: Merchant, session: Session, pending: Transaction): Promise<IncomingPaymentOutcome> {
   const pagoMovil = deps.gateways(pending.gateway).pagoMovil;
   const payment = pending.pagoMovil!;
   if (!pagoMovil || !merchant.pagoMovil) return { kind: 'failed', code: SERVICE_CODES.PROCESSOR_UNAVAILABLE, detail: `${pending.gateway} no longer takes pago móvil for this merchant.` };
@@ -114,7 +115,9 @@ export async function searchStep(deps: PaymentDeps, merchant: Merchant, session:
   const decision = decideP2c(result, session.amountMinor, p2cSearches(searched.trace));
   switch (decision.kind) {
     case 'approve':
-      return settlementStep(session, searched, approvedResult({ kind: 'approved', processorReference: decision.processorReference }), now);
+      // The bank's authorization code, where it answers one, is the merchant's to read.
+      const authorizationCode = result.kind === 'found' ? result.authorizationCode : undefined;
+      return settlementStep(session, searched, approvedResult({ kind: 'approved', processorReference: decision.processorReference, ...(authorizationCode ? { authorizationCode } : {}) }), now);
     case 'amount_differs': {
       const recorded = { ...searched, pagoMovil: { ...searched.pagoMovil!, amountReceivedMinor: decision.amountReceivedMinor } };
       const detail = `The bank received ${decision.amountReceivedMinor} (minor units) for this reference, not the ${session.amountMinor} asked.`;

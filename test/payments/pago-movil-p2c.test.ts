@@ -40,6 +40,8 @@ describe('Pago móvil P2C by reference through the API on Banco Mercantil (its s
     const res = await submit(session.reference, ref);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ transaction: { status: 'approved', paymentMethod: { type: 'pago_movil_p2c', pagoMovil: { reference: ref, phone: '*******4567' } } }, session: { status: 'completed' } });
+    // What the bank answered for the payment: its reference and authorization code.
+    expect(res.body.transaction).toMatchObject({ processorReference: ref, authorizationCode: ref.slice(-6) });
   });
 
   it('declines another amount, recorded for the merchant', async () => {
