@@ -21,6 +21,6 @@ export const { build, handler, schemas } = defineApiHandler(manifest.getCheckout
   const card = session.cardToken ? await deps.cards.get(session.cardToken) : null;
   // A page opened on a code step awaited learns what the bank asks for and the entries left, as the charge answer said;
   // one on a P2C reference being verified, when the service searches again.
-  const awaiting = session.status === 'otp_requested' || isVerifying(session) ? await deps.transactions.get(session.lastTransaction!.reference) : null;
+  const awaiting = session.lastTransaction && (session.status === 'otp_requested' || isVerifying(session)) ? await deps.transactions.get(session.lastTransaction.reference) : null;
   return { statusCode: 200, body: { ...toCheckoutView(session, card, req.auth.merchant, req.now, deps.config.simulatedGateways), nextAction: awaiting ? nextAction(session, awaiting) : null } };
 }, { crypto: cryptoFromEnvironment, gateways: gatewaysFromEnvironment });

@@ -30,6 +30,7 @@ describe('Pago móvil P2C by reference through the API on Banco Mercantil (its s
       body: { sessionReference, reference: ref, bankCode: '0105', phone: '0414-123.45.67', paidOn: today(), ...extra },
       headers: { 'idempotency-key': randomUUID() },
     });
+  const searchesFor = (ref: string) => sandbox.mercantil.calls('mobile-search').filter((c) => (c.body.search_by as Record<string, unknown>).payment_reference === ref).length;
   const pay = (amountMinor: number, ref: string) => sandbox.mercantil.pagoMovil.receivePayment({ payerPhone: PAYER_PHONE, amountMinor, reference: ref, date: today() });
 
   it('approves a payment found with the exact amount', async () => {
@@ -77,13 +78,17 @@ describe('Pago móvil P2C by reference through the API on Banco Mercantil (its s
     const res = await submit(session.reference, ref);
     expect(res.status).toBe(202);
     expect(res.body.nextAction).toMatchObject({ type: 'pago_movil_verifying' });
+    // The page's read before the re-check is due asks nothing and says when the service looks again.
+    const waiting = await sandbox.request('GET', `/v1/checkout/sessions/${session.reference}`);
+    expect(waiting.body).toMatchObject({ status: 'processing', nextAction: { type: 'pago_movil_verifying', checkAgainAt: res.body.nextAction.checkAgainAt } });
+    expect(searchesFor(ref)).toBe(1);
     pay(5_250, ref);
     sandbox.advance(16);
     const read = await sandbox.request('GET', `/v1/checkout/sessions/${session.reference}`);
-    expect(read.body.status).toBe('completed');
+    expect(read.body).toMatchObject({ status: 'completed', nextAction: null });
+    expect(searchesFor(ref)).toBe(2);
   });
 
-  const searchesFor = (ref: string) => sandbox.mercantil.calls('mobile-search').filter((c) => (c.body.search_by as Record<string, unknown>).payment_reference === ref).length;
   const merchantRead = (keys: { secretTest: string }, sessionReference: string) => sandbox.request('GET', `/v1/sessions/${sessionReference}`, { key: keys.secretTest });
 
   it('searches again by itself, with nobody reading the page: not found, then found on a later re-check by the background runner', async () => {
