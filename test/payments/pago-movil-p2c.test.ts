@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
 import { SIMULATOR_TEST_CREDENTIALS } from '../../shared/connectors/mercantil/credentials.ts';
 import { caracasDay } from '../../shared/domain/pago-movil.ts';
-import { openSession } from '../support/checkout.ts';
+import { eventsOf, openSession } from '../support/checkout.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
 
 const PAYER_PHONE = '584141234567';
@@ -46,7 +46,7 @@ describe('Pago móvil P2C by reference through the API on Banco Mercantil (its s
   });
 
   it('declines another amount, recorded for the merchant', async () => {
-    const { keys } = await p2cMerchant();
+    const { merchant, keys } = await p2cMerchant();
     const session = await openSession(sandbox, keys.secretTest, { amountMinor: 5_250 });
     const ref = reference();
     pay(5_000, ref);
@@ -54,6 +54,11 @@ describe('Pago móvil P2C by reference through the API on Banco Mercantil (its s
     expect(res.body.transaction.status).toBe('declined');
     const detail = await sandbox.request('GET', `/v1/transactions/${res.body.transaction.reference}`, { key: keys.secretTest });
     expect(detail.body).toMatchObject({ errorCode: 'pago_movil_amount_differs', paymentMethod: { pagoMovil: { amountReceivedMinor: 5_000 } } });
+    // Not approved: the session stays open, and charge.declined tells the merchant the amount received.
+    expect((await sandbox.request('GET', `/v1/sessions/${session.reference}`, { key: keys.secretTest })).body.status).toBe('failed');
+    const events = await eventsOf(sandbox, merchant.id, 'test', session.reference);
+    expect(events.map((e) => e.type)).toEqual(['charge.declined']);
+    expect(events[0]!.data).toMatchObject({ errorCode: 'pago_movil_amount_differs', paymentMethod: { type: 'pago_movil_p2c', pagoMovil: { amountReceivedMinor: 5_000, phone: '*******4567' } } });
   });
 
   it('declines a reference another session holds without asking the bank', async () => {
