@@ -4,13 +4,12 @@
  * The first search is the submitting request's; the re-checks are settleStaleAttempt's (the checkout read, the next
  * request, the timed expiry worker), so there is one path for both.
  */
-import { caracasDay, nationalPhone } from '../domain/pago-movil.ts';
+import { caracasDay, nationalPhone, type BankCode } from '../domain/pago-movil.ts';
 import { decideP2c, P2C_CODES, P2C_SEARCHED, p2cCheckAgainAt, p2cSearches, referenceSubmission } from '../domain/pago-movil-verification.ts';
 import { decideChargeStart } from '../domain/charge-transitions.ts';
 import { SERVICE_CODES } from '../domain/decline-codes.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import type { PaymentMethodDetails } from '../domain/payment-method.ts';
-import type { BankCode } from '../domain/pago-movil.ts';
 import { stateOf, type Session } from '../domain/session.ts';
 import { newTransaction, traced, type Transaction } from '../domain/transaction.ts';
 import type { PartsOf, PaymentDeps } from '../deps.ts';
@@ -57,7 +56,10 @@ const declined = (code: keyof typeof REASONS, detail: string) => rejection('decl
 export const isVerifying = (session: Session): boolean =>
   session.status === 'processing' && session.lastTransaction?.status === 'pending' && (session.lastTransaction.paymentMethod as PaymentMethodDetails | undefined)?.type === 'pago_movil_p2c';
 
-/** Whether a pending P2C attempt is due its next search. */
+/**
+ * Whether a pending P2C attempt is due its next search. One still pending after its last search (the answer's write
+ * was lost) is due at once: searched once more, which ends it.
+ */
 export function p2cSearchDue(pending: Transaction, now: number): boolean {
   const at = p2cCheckAgainAt(pending.trace);
   return at === null || now >= at;
