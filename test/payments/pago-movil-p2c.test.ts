@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
-import { SIMULATOR_TEST_CREDENTIALS } from '../../shared/connectors/mercantil/credentials.ts';
+import { SIMULATOR_CREDENTIAL_SET, SIMULATOR_TEST_CREDENTIALS } from '../../shared/connectors/mercantil/credentials.ts';
+import { decryptField } from '../../shared/connectors/mercantil/field-cipher.ts';
 import { caracasDay } from '../../shared/domain/pago-movil.ts';
 import { eventsOf, openSession } from '../support/checkout.ts';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.ts';
@@ -43,6 +44,17 @@ describe('Pago móvil P2C by reference through the API on Banco Mercantil (its s
     expect(res.body).toMatchObject({ transaction: { status: 'approved', paymentMethod: { type: 'pago_movil_p2c', pagoMovil: { reference: ref, phone: '*******4567' } } }, session: { status: 'completed' } });
     // What the bank answered for the payment: its reference and authorization code.
     expect(res.body.transaction).toMatchObject({ processorReference: ref, authorizationCode: ref.slice(-6) });
+    // Contract: the search as the bank received it (reference §: mobile-payment/search), phones encrypted.
+    const open = (encrypted: unknown) => decryptField(String(encrypted), SIMULATOR_CREDENTIAL_SET.secretKey);
+    const searchBy = sandbox.mercantil.calls('mobile-search').at(-1)!.body.search_by as Record<string, unknown>;
+    expect({ ...searchBy, destination_mobile_number: open(searchBy.destination_mobile_number), origin_mobile_number: open(searchBy.origin_mobile_number) }).toEqual({
+      amount: '52.50',
+      currency: 'ves',
+      destination_mobile_number: PAYER_PHONE,
+      origin_mobile_number: '584241112233',
+      payment_reference: ref,
+      trx_date: today(),
+    });
   });
 
   it('declines another amount, recorded for the merchant', async () => {
