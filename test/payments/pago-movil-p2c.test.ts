@@ -42,6 +42,12 @@ describe('Pago móvil P2C by reference through the API on Banco Mercantil (its s
     const res = await submit(session.reference, ref);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ transaction: { status: 'approved', paymentMethod: { type: 'pago_movil_p2c', pagoMovil: { reference: ref, phone: '*******4567' } } }, session: { status: 'completed' } });
+    // Not refunded through the bank (no debit to void, no cédula for a vuelto): recorded as external instead.
+    const refund = (body: Record<string, unknown>) => sandbox.request('POST', `/v1/transactions/${res.body.transaction.reference}/refunds`, { key: keys.secretTest, body, headers: { 'idempotency-key': randomUUID() } });
+    const calls = sandbox.mercantil.calls().length;
+    expect(await refund({})).toMatchObject({ status: 409, body: { code: 'refund_unsupported' } });
+    expect(sandbox.mercantil.calls()).toHaveLength(calls);
+    expect(await refund({ method: 'external', external: { channel: 'pago_movil' } })).toMatchObject({ status: 200, body: { status: 'succeeded', method: 'external' } });
     // What the bank answered for the payment: its reference and authorization code.
     expect(res.body.transaction).toMatchObject({ processorReference: ref, authorizationCode: ref.slice(-6) });
     // Contract: the search as the bank received it (reference §: mobile-payment/search), phones encrypted.
