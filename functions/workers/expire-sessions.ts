@@ -23,7 +23,7 @@ export interface ExpiryMessage {
  * first (an OTP not confirmed by expiresAt ends declined; a charge pending at the bank is asked about), because
  * nobody may ever reopen the page to do it; one still at the bank is looked at again once reconciliation is due. A
  * P2C reference being verified is searched again at each re-check, before expiry too (the submitting request queues
- * the first): the session stays open meanwhile, and its own expiry message comes as scheduled.
+ * the first): the session stays in flight meanwhile, so it does not expire under it.
  * A USD session is closed through the processor, which cancels its pending payment.
  */
 async function expire(record: SQSRecord, deps: WorkerDeps<'expireSessions'>): Promise<void> {
@@ -42,11 +42,11 @@ async function expire(record: SQSRecord, deps: WorkerDeps<'expireSessions'>): Pr
           await deps.queues.sessionExpiry.send({ reference } satisfies ExpiryMessage, { delaySeconds: await inFlightDelaySeconds(deps, session, now) });
           return { kind: 'keep', session };
         }
-        if (now < expiresAt) return { kind: 'keep', session };
       }
       const decision = decideTimedExpiry(stateOf(session), now);
       if (decision.kind === 'close') return { kind: 'close', reason: decision.reason, session };
-      // Early (clocks differ by a second): come back when it is due.
+      // Early (clocks differ by a second, or a P2C re-check's message): come back when it is due. A P2C chain that
+      // ended may add one such message beside the scheduled one; closing is conditional, so it closes once.
       if (!isFinal(session.status) && now < expiresAt) {
         await deps.queues.sessionExpiry.send({ reference } satisfies ExpiryMessage, { delaySeconds: handoverDelaySeconds(expiresAt, now) });
       }
