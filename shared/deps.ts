@@ -17,6 +17,7 @@ import { createDocumentClient } from './store/dynamo-client.ts';
 import { createIdempotencyStore, type IdempotencyStore } from './store/idempotency-store.ts';
 import { createMerchantStore, type MerchantStore } from './store/merchant-store.ts';
 import { createOutboxReader, type OutboxReader } from './store/outbox.ts';
+import { createPagoMovilClaimStore, type PagoMovilClaimStore } from './store/pago-movil-claims.ts';
 import { createRateLimitStore, type RateLimitStore } from './store/rate-limit-store.ts';
 import { createRefundStore, type RefundStore } from './store/refund-store.ts';
 import { createSessionStore, type SessionStore } from './store/session-store.ts';
@@ -49,6 +50,8 @@ export interface CoreDeps {
   webhookDeliveries: WebhookDeliveryStore;
   transactions: TransactionStore;
   charges: ChargeStore;
+  /** P2C references held by the attempts they pay (one bank payment pays one session). */
+  pagoMovilClaims: PagoMovilClaimStore;
   /** Refunds of transactions and the running sums they keep on them. */
   refunds: RefundStore;
   /** Dashboard users (merchant and role) and the sign-in failure counts. */
@@ -134,6 +137,7 @@ export function createDeps<P extends Partial<Parts>>({ config, db, clock = syste
     webhookDeliveries: createWebhookDeliveryStore(db, config.tableName),
     transactions,
     charges: createChargeStore(db, config.tableName, transactions),
+    pagoMovilClaims: createPagoMovilClaimStore(db, config.tableName),
     refunds: createRefundStore(db, config.tableName),
     users,
     dashboardSessions,

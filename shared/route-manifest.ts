@@ -54,6 +54,19 @@ export const expireSession = {
   needs: ['secrets', 'gateways'],
 } as const satisfies RouteDefinition;
 
+export const submitSessionPagoMovilReference = {
+  id: 'submitSessionPagoMovilReference',
+  method: 'POST',
+  path: '/v1/sessions/{reference}/pago-movil-reference',
+  entry: 'functions/sessions/submit-pago-movil-reference.ts',
+  auth: 'secret',
+  access: 'write',
+  rateClass: 'charge',
+  idempotency: 'required',
+  needs: ['secrets', 'gateways'],
+  sendsTo: ['sessionExpiry'],
+} as const satisfies RouteDefinition;
+
 export const getCheckoutSession = {
   id: 'getCheckoutSession',
   method: 'GET',
@@ -105,6 +118,20 @@ export const createPagoMovilCharge = {
   needs: ['secrets', 'fingerprints', 'gateways'],
   // The payment key is handled as a CVV: the idempotency hash of the body is keyed.
   cardData: true,
+} as const satisfies RouteDefinition;
+
+export const submitPagoMovilReference = {
+  id: 'submitPagoMovilReference',
+  method: 'POST',
+  path: '/v1/checkout/pago-movil/reference',
+  entry: 'functions/checkout/submit-pago-movil-reference.ts',
+  auth: 'checkout',
+  access: 'write',
+  rateClass: 'charge',
+  idempotency: 'required',
+  needs: ['secrets', 'gateways'],
+  // A reference still not found is searched again by the timed expiry worker.
+  sendsTo: ['sessionExpiry'],
 } as const satisfies RouteDefinition;
 
 export const confirmCheckoutOtp = {

@@ -138,7 +138,7 @@ type NextAction = NonNullable<ChargeResult['nextAction']>;
 
 /** The code step for this attempt: what the bank asks for, the entries left and the session's attempts. */
 function showOtp(transactionReference: string, action: NextAction | null, attemptsRemaining: number | null): void {
-  if (otp.transactionReference !== transactionReference) otp.start(transactionReference, action?.entriesRemaining ?? null, action?.factor ?? null);
+  if (otp.transactionReference !== transactionReference) otp.start(transactionReference, action?.type === 'otp' ? action.entriesRemaining : null, action?.type === 'otp' ? action.factor : null);
   otp.setAttempts({ attemptsRemaining, lastAttempt: current?.lastAttemptWarning ?? false });
   if (view !== 'otp') {
     showView('otp');

@@ -11,7 +11,7 @@ import type { Session } from '../../shared/domain/session.ts';
 import type { AttemptStep } from '../../shared/store/charge-store.ts';
 import { applyOutcome, commitStep, startStep } from '../../shared/payments/charge-steps.ts';
 import { checkoutSession, refuse } from '../../shared/payments/checkout-session.ts';
-import { c2pChannel, payerOf, pagoMovilParties } from '../../shared/payments/pago-movil-charges.ts';
+import { pagoMovilChannel, payerOf, pagoMovilParties } from '../../shared/payments/pago-movil-charges.ts';
 import { decideOnFreshSession } from '../../shared/payments/session-contention.ts';
 import { settleStaleAttempt } from '../../shared/payments/stale-attempts.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
@@ -28,7 +28,7 @@ export const { build, handler, schemas } = defineApiHandler(
   async (req, deps) => {
     const merchant = req.auth.merchant;
     const session = await settleStaleAttempt(deps, merchant, checkoutSession(req.auth), req.now);
-    const channel = await c2pChannel(deps, merchant, session);
+    const channel = await pagoMovilChannel(deps, merchant, session, 'pago_movil_c2p');
     const payer = payerOf(req.body);
     const started = await startAttempt(deps, session, channel.gateway, payer, req.now);
     const { transaction } = started;

@@ -7,7 +7,7 @@ import { defineApiHandler } from '../../shared/http/api-handler.ts';
 import { GatewayUnavailableError } from '../../shared/gateways/payment-gateway.ts';
 import { PagoMovilKeyBodySchema } from '../../shared/schemas/checkout-schemas.ts';
 import { checkoutSession, refuse } from '../../shared/payments/checkout-session.ts';
-import { c2pChannel, countKeyRequest, payerOf } from '../../shared/payments/pago-movil-charges.ts';
+import { pagoMovilChannel, countKeyRequest, payerOf } from '../../shared/payments/pago-movil-charges.ts';
 import { settleStaleAttempt } from '../../shared/payments/stale-attempts.ts';
 import { cryptoFromEnvironment } from '../../shared/crypto/create-crypto.ts';
 import { gatewaysFromEnvironment } from '../../shared/gateways/gateway-registry.ts';
@@ -25,7 +25,7 @@ export const { build, handler, schemas } = defineApiHandler(
     const session = await settleStaleAttempt(deps, req.auth.merchant, checkoutSession(req.auth), req.now);
     const decision = decideChargeStart(stateOf(session), req.now);
     if (decision.kind === 'refuse') refuse(decision.refusal);
-    const channel = await c2pChannel(deps, req.auth.merchant, session);
+    const channel = await pagoMovilChannel(deps, req.auth.merchant, session, 'pago_movil_c2p');
     const gateway = deps.gateways(channel.gateway);
     if (!gateway.pagoMovil) throw new Error(`${channel.gateway} is set up for pago móvil but its gateway has no pagoMovil port`);
     const payer = payerOf(req.body);

@@ -105,3 +105,25 @@ export function referenceSubmission(earlier: readonly SubmittedReference[], next
   const distinct = earlier.filter((submitted, i) => earlier.findIndex((other) => samePayment(other, submitted)) === i).length;
   return distinct < P2C_REFERENCES_PER_SESSION ? { kind: 'new' } : { kind: 'limit_reached', limit: P2C_REFERENCES_PER_SESSION };
 }
+
+/** The trace event of one search of the bank for a P2C attempt: an attempt's searches are counted from its trace. */
+export const P2C_SEARCHED = 'pago_movil_searched';
+
+/** The searches a P2C attempt has made, from its trace. */
+export const p2cSearches = (trace: readonly { event: string }[]): number => trace.filter((entry) => entry.event === P2C_SEARCHED).length;
+
+/**
+ * When a pending P2C attempt is due its next search (epoch ms): its last search plus the delay after it, or at once
+ * when it has made none (its request ended before asking). Null when no search is left: the last one decides.
+ *
+ * @example
+ * p2cCheckAgainAt([{ at: '2025-03-17T12:00:00.000Z', event: 'pago_movil_searched' }]) // Date.parse('2025-03-17T12:00:15.000Z')
+ */
+export function p2cCheckAgainAt(trace: readonly { at: string; event: string }[]): number | null {
+  const searches = trace.filter((entry) => entry.event === P2C_SEARCHED);
+  const last = searches.at(-1) ?? trace.at(-1);
+  if (!last) return null;
+  if (searches.length === 0) return Date.parse(last.at);
+  const afterSeconds = P2C_RECHECK_DELAYS_SECONDS[searches.length - 1];
+  return afterSeconds === undefined ? null : Date.parse(last.at) + afterSeconds * 1000;
+}

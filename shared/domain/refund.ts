@@ -100,6 +100,16 @@ export function decideRefund(t: Transaction, requested: number | undefined, now:
       message: `The ${t.gateway} network offers no refund or void of a card charge: return the money to the buyer another way, then record it with method "external".`,
     };
   }
+  // A P2C payment was the buyer's own transfer: there is no debit to void, and a vuelto needs the payer's cédula,
+  // which P2C does not ask for (our rule: docs/pago-movil.md).
+  if (!external && method === 'pago_movil_p2c') {
+    return {
+      kind: 'refused',
+      status: 409,
+      code: 'refund_unsupported',
+      message: 'A pago móvil P2C payment is not refunded through the bank: send the buyer a pago móvil from your bank, then record it with method "external".',
+    };
+  }
   const remaining = remainingMinor(t);
   if (remaining <= 0) {
     return { kind: 'refused', status: 409, code: 'already_refunded', message: 'The whole amount of this transaction is refunded or being refunded by pending refunds.' };

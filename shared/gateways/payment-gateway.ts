@@ -9,7 +9,7 @@ import type { Currency, GatewayId } from '../domain/merchant.ts';
 import type { OtpFactor } from '../domain/otp-factor.ts';
 import type { PaymentData } from '../domain/payment-data.ts';
 import type { ApprovalFacts } from '../domain/transaction.ts';
-import type { PagoMovilPayer, PaymentKeyOutcome } from './pago-movil-port.ts';
+import type { IncomingPaymentOutcome, IncomingPaymentQuery, PagoMovilPayer, PaymentKeyOutcome } from './pago-movil-port.ts';
 
 /** Which of the bank's environments and whose credentials: test charges move no money. */
 export interface BankAccount {
@@ -117,6 +117,11 @@ export type RefundOutcome =
 export interface PagoMovilPort {
   /** Asks the buyer's bank to send them a payment key (an SMS). Throws GatewayUnavailableError when the bank cannot say. */
   sendKey(payer: PagoMovilPayer, account: BankAccount, client: PayerClient): Promise<PaymentKeyOutcome>;
+  /**
+   * P2C: searches the payments the merchant received at `payeePhone` (its affiliated phone) for the buyer's reference.
+   * Safe to repeat. Throws GatewayUnavailableError when the bank cannot say.
+   */
+  findIncoming(query: IncomingPaymentQuery, payeePhone: string, account: BankAccount): Promise<IncomingPaymentOutcome>;
 }
 
 export interface PaymentGateway {

@@ -9,7 +9,7 @@ import type { ResponseSchemas } from './response-schemas.ts';
 import { LOGO_CONTENT_TYPES } from '../domain/merchant-branding.ts';
 import { LAST_ADMIN_ERRORS } from '../dashboard/errors.ts';
 import { CardListSchema, CardSchema, ServerChargeSchema } from '../schemas/card-responses.ts';
-import { CheckoutChargeResultSchema, CheckoutSessionSchema, PaymentKeyResultSchema } from '../schemas/checkout-responses.ts';
+import { CheckoutChargeResultSchema, CheckoutSessionSchema, P2cReferenceResultSchema, PaymentKeyResultSchema } from '../schemas/checkout-responses.ts';
 import { AuditLogSchema, CreatedUserSchema, DeletedUserSchema, KeyListSchema, KeyResultSchema, MeSchema, MfaEnrolmentSchema, MfaStateSchema, OverviewSchema, PaymentDetailSchema, PaymentListSchema, RolledKeySchema, SettingsSchema, SignInResultSchema, SignedOutSchema, UserListSchema, UserResultSchema } from '../schemas/dashboard-responses.ts';
 import { PaymentsExportPageSchema } from '../schemas/payment-export-responses.ts';
 import { RefundListSchema, RefundSchema } from '../schemas/refund-responses.ts';
@@ -20,6 +20,13 @@ import { CreatedWebhookEndpointSchema, DeletedWebhookEndpointSchema, WebhookDeli
 const LogoSchema = z.string().meta({ format: 'binary', description: `The image: ${LOGO_CONTENT_TYPES.join(', ')}.` });
 const LoadedSchema = z.object({ gateway: z.string(), loaded: z.literal(true) });
 const OpenApiDocumentSchema = z.looseObject({ openapi: z.literal('3.1.0') }).meta({ id: 'OpenApiDocument', description: 'This document.' });
+
+/** What both P2C reference routes refuse. */
+const P2C_REFERENCE_ERRORS = {
+  400: 'invalid_request (reference, bankCode, phone or paidOn: `field` says which), payment_method_unavailable (the session does not take pago_movil_p2c). Not an attempt: nothing changed.',
+  409: 'pago_movil_reference_limit (3 references per session; a re-check of one is not counted), session_completed, attempts_exhausted, charge_in_flight, test_mode_off, test_mode_unsupported, bank_credentials_missing.',
+  410: 'session_expired: closed by time or by the merchant.',
+};
 
 export const OPERATION_RESPONSES: Record<RouteId, ResponseSchemas> = {
   getAnalyticsSummary: { success: { 200: AnalyticsSummarySchema } },
@@ -69,6 +76,14 @@ export const OPERATION_RESPONSES: Record<RouteId, ResponseSchemas> = {
         409: 'session_completed, attempts_exhausted, charge_in_flight, test_mode_off, test_mode_unsupported, bank_credentials_missing.',
         410: 'session_expired: closed by time or by the merchant.',
       },
+    },
+  submitPagoMovilReference: {
+      success: { 200: CheckoutChargeResultSchema, 202: CheckoutChargeResultSchema },
+      errors: P2C_REFERENCE_ERRORS,
+    },
+  submitSessionPagoMovilReference: {
+      success: { 200: P2cReferenceResultSchema, 202: P2cReferenceResultSchema },
+      errors: { ...P2C_REFERENCE_ERRORS, 404: 'resource_missing: no session of yours with that reference in this mode.' },
     },
   getCheckoutSession: { success: { 200: CheckoutSessionSchema } },
   getMerchantLogo: { success: { 200: LogoSchema }, mediaType: 'image/*', errors: { 404: 'resource_missing: no such logo (replaced, removed, or never uploaded)' } },

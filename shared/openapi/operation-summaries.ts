@@ -12,6 +12,8 @@ export const OPERATION_SUMMARIES: Record<RouteId, string> = {
   getCheckoutSession: 'What the checkout page shows for a session',
   createCheckoutCharge: 'Charge a card for a session, from the checkout',
   requestPagoMovilKey: 'Ask the buyer\'s bank to send them a pago móvil payment key',
+  submitPagoMovilReference: 'Give the reference of a pago móvil P2C payment, from the checkout',
+  submitSessionPagoMovilReference: "Submit a buyer's pago móvil P2C reference for a session, from the merchant's server",
   createPagoMovilCharge: 'Debit the buyer by pago móvil C2P with their payment key, from the checkout',
   confirmCheckoutOtp: 'Confirm a charge with the OTP the bank sent to the buyer',
   getMerchantLogo: "The merchant's logo shown on the checkout page",

@@ -6,6 +6,7 @@
 import { MAX_OTP_ENTRIES, settleAttempt } from '../domain/charge-transitions.ts';
 import { cardDeclinesCounter } from '../domain/card-declines.ts';
 import { declineReason } from '../domain/decline-codes.ts';
+import { p2cCheckAgainAt } from '../domain/pago-movil-verification.ts';
 import { buyerTransaction } from '../domain/checkout-view.ts';
 import { buildEvent, sessionExpiredEvent, type EventEnvelope } from '../domain/events.ts';
 import { stateOf, type Session } from '../domain/session.ts';
@@ -91,13 +92,19 @@ export interface ChargeAnswer {
   body: {
     transaction: ReturnType<typeof toTransactionResource>;
     session: { reference: string; status: SessionStatus; closedReason: Session['closedReason']; attemptsRemaining: number | null; returnUrl: string | null };
-    nextAction: { type: 'otp'; entriesRemaining: number; factor: OtpFactor | null } | null;
+    nextAction: { type: 'otp'; entriesRemaining: number; factor: OtpFactor | null } | { type: 'pago_movil_verifying'; checkAgainAt: string } | null;
   };
 }
 
-/** The code step awaited, with the entries left and what the bank asks for (null: a code it sent). */
-export const otpAction = (session: Session, transaction: Transaction): ChargeAnswer['body']['nextAction'] =>
-  session.status === 'otp_requested' ? { type: 'otp', entriesRemaining: MAX_OTP_ENTRIES - transaction.otpFailures, factor: transaction.otpFactor ?? null } : null;
+/**
+ * What the buyer's page does next: the code step awaited, with the entries left and what the bank asks for (null: a
+ * code it sent); or wait while the service searches for a P2C payment again by itself, at checkAgainAt.
+ */
+export function nextAction(session: Session, transaction: Transaction): ChargeAnswer['body']['nextAction'] {
+  if (session.status === 'otp_requested') return { type: 'otp', entriesRemaining: MAX_OTP_ENTRIES - transaction.otpFailures, factor: transaction.otpFactor ?? null };
+  const checkAgainAt = transaction.method === 'pago_movil_p2c' && transaction.status === 'pending' ? p2cCheckAgainAt(transaction.trace) : null;
+  return checkAgainAt === null ? null : { type: 'pago_movil_verifying', checkAgainAt: new Date(checkAgainAt).toISOString() };
+}
 
 /** The checkout's answer: 200 once the attempt has a result (approved, declined or failed alike), 202 while it is pending. */
 export function chargeAnswer(session: Session, transaction: Transaction, now: number): ChargeAnswer {
@@ -108,7 +115,7 @@ export function chargeAnswer(session: Session, transaction: Transaction, now: nu
       // The buyer's browser reads this answer: a generic decline, the bank's code stays with the merchant.
       transaction: buyerTransaction(toTransactionResource(transaction), session.gateway),
       session: { reference: session.reference, status, closedReason, attemptsRemaining: attemptsRemaining(session), returnUrl: session.returnUrl },
-      nextAction: otpAction(session, transaction),
+      nextAction: nextAction(session, transaction),
     },
   };
 }

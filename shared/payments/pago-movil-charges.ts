@@ -1,12 +1,12 @@
 /**
- * What the C2P routes share: the payer as the request gave it, the network and account that take the method on a
- * session, the parties a pago móvil operation names, and the bounds on payment keys (each one an SMS to the buyer).
+ * What the pago móvil routes share: the payer as the request gave it, the network and account that take a method on
+ * a session, the parties a pago móvil operation names, and the bounds on payment keys (each one an SMS to the buyer).
  * The charge itself is an attempt like a card's (charge-steps.ts).
  */
 import type { Merchant, GatewayId } from '../domain/merchant.ts';
 import { nationalPhone } from '../domain/pago-movil.ts';
 import { PAYMENT_KEYS_PER_PHONE_PER_DAY, PAYMENT_KEYS_PER_SESSION } from '../domain/pago-movil-verification.ts';
-import { methodGateway } from '../domain/payment-method.ts';
+import { methodGateway, type PagoMovilMethod } from '../domain/payment-method.ts';
 import { cleanDocumentId } from '../domain/prefill.ts';
 import { rateWindows } from '../domain/rate-limits.ts';
 import { methodsOf, type Session } from '../domain/session.ts';
@@ -37,20 +37,21 @@ export function pagoMovilParties(merchant: Pick<Merchant, 'pagoMovil'>, t: Pick<
   return { payer: { bankCode: t.pagoMovil.bankCode, phone: t.pagoMovil.phone, document: t.document }, payeePhone: merchant.pagoMovil.payee.phone, amountMinor: t.amountMinor };
 }
 
-export interface C2pChannel {
+export interface PagoMovilChannel {
   gateway: GatewayId;
   account: BankAccount;
   payeePhone: string;
 }
 
 /**
- * The network that takes C2P for this session and the merchant's account at it. 400 payment_method_unavailable when
- * the session does not take C2P; the account's own refusals (test mode, credentials) are its 409s.
+ * The network that takes a pago móvil method for this session and the merchant's account at it. 400
+ * payment_method_unavailable when the session does not take the method; the account's own refusals (test mode,
+ * credentials) are its 409s.
  */
-export async function c2pChannel(deps: PaymentDeps, merchant: Merchant, session: Session): Promise<C2pChannel> {
-  const gateway = methodGateway(merchant, session.currency, 'pago_movil_c2p');
-  if (!methodsOf(session).includes('pago_movil_c2p') || !gateway || !merchant.pagoMovil) {
-    throw new ValidationError(`This session does not take pago_movil_c2p: it takes ${methodsOf(session).join(', ')}.`, 'sessionReference', 'payment_method_unavailable');
+export async function pagoMovilChannel(deps: PaymentDeps, merchant: Merchant, session: Session, method: PagoMovilMethod): Promise<PagoMovilChannel> {
+  const gateway = methodGateway(merchant, session.currency, method);
+  if (!methodsOf(session).includes(method) || !gateway || !merchant.pagoMovil) {
+    throw new ValidationError(`This session does not take ${method}: it takes ${methodsOf(session).join(', ')}.`, 'sessionReference', 'payment_method_unavailable');
   }
   const account = await bankAccountFor(deps, merchant, { mode: session.mode, currency: session.currency, gateway });
   return { gateway, account, payeePhone: merchant.pagoMovil.payee.phone };

@@ -13,28 +13,37 @@ import { ConditionFailedError } from '../store/conditions.ts';
 import { bankAccountFor } from './bank-account.ts';
 import { commitStep, rejection, resultOf, settlementStep } from './charge-steps.ts';
 import { pagoMovilParties } from './pago-movil-charges.ts';
+import { p2cSearchDue, searchStep, takeSearch } from './p2c-verification.ts';
+import type { AttemptStep } from '../store/charge-store.ts';
 
 /** How long a pending charge is left to the request that sent it before the bank is asked for its status. */
 export const RECONCILE_AFTER_MS = 60_000;
 
 /**
  * Settles an attempt nobody will finish: an OTP left unconfirmed past expiresAt ends declined (the code must come
- * before expiry), and a charge pending past RECONCILE_AFTER_MS is settled from the bank's own record (a status
- * read, safe to repeat; the charge itself is never sent again). Returns the session as it is afterwards.
+ * before expiry), a charge pending past RECONCILE_AFTER_MS is settled from the bank's own record (a status read,
+ * safe to repeat; the charge itself is never sent again), and a P2C reference is searched again once its re-check is
+ * due. Returns the session as it is afterwards.
  */
 export async function settleStaleAttempt(deps: PaymentDeps, merchant: Merchant, session: Session, now: number): Promise<Session> {
   const pending = session.lastTransaction?.status === 'pending' ? await deps.transactions.get(session.lastTransaction.reference) : null;
   if (!pending) return session;
-  let result: TransactionResult | null = null;
+  let step: AttemptStep | null = null;
   if (session.status === 'otp_requested' && now >= Date.parse(session.expiresAt)) {
-    result = rejection('declined', SERVICE_CODES.OTP_EXPIRED, 'The OTP was not confirmed before the session expired.');
+    step = settled(session, pending, rejection('declined', SERVICE_CODES.OTP_EXPIRED, 'The OTP was not confirmed before the session expired.'), now);
+  } else if (session.status === 'processing' && pending.method === 'pago_movil_p2c') {
+    // A P2C reference is searched again when its re-check is due (p2c-verification.ts), by whoever comes first.
+    if (p2cSearchDue(pending, now)) {
+      const taken = await takeSearch(deps, session, pending, now);
+      if (!taken) return (await deps.sessions.get(session.reference)) ?? session;
+      step = await searchStep(deps, merchant, taken.after, taken.transaction);
+    }
   } else if ((session.status === 'processing' || session.status === 'otp_confirmed') && now - Date.parse(pending.updatedAt) >= RECONCILE_AFTER_MS) {
     const reference = { transactionReference: pending.reference, sessionReference: session.reference, chargedAt: pending.createdAt, pagoMovil: pagoMovilParties(merchant, pending) };
     const outcome = await bankRecord(deps, merchant, pending, reference);
-    result = outcome?.kind === 'approved' || outcome?.kind === 'declined' || outcome?.kind === 'failed' ? resultOf(outcome) : null;
+    if (outcome?.kind === 'approved' || outcome?.kind === 'declined' || outcome?.kind === 'failed') step = settled(session, pending, resultOf(outcome), now);
   }
-  if (!result) return session;
-  const step = settlementStep(session, traced(pending, 'reconciled', now), result, now);
+  if (!step) return session;
   try {
     await commitStep(deps, step, null);
     return step.after;
@@ -43,6 +52,8 @@ export async function settleStaleAttempt(deps: PaymentDeps, merchant: Merchant, 
     return (await deps.sessions.get(session.reference)) ?? session;
   }
 }
+
+const settled = (session: Session, pending: Transaction, result: TransactionResult, now: number) => settlementStep(session, traced(pending, 'reconciled', now), result, now);
 
 /**
  * The bank's record of a charge left pending: a status read, safe to repeat (the charge itself is never sent again).

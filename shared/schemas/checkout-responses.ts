@@ -5,7 +5,7 @@ import { PAYMENT_METHOD_TYPES } from '../domain/payment-method.ts';
 import { OTP_FACTOR_KINDS, OTP_INPUT_TYPES } from '../domain/otp-factor.ts';
 import { DOCUMENT_TYPES } from '../domain/prefill.ts';
 import { CLOSED_REASONS, SESSION_STATUSES } from '../domain/session-state.ts';
-import { CheckoutTransactionSchema } from './transaction-responses.ts';
+import { CheckoutTransactionSchema, TransactionSchema } from './transaction-responses.ts';
 
 const SessionProgressSchema = z.object({
   reference: z.string(),
@@ -26,13 +26,22 @@ const OtpFactorSchema = z
   .meta({ id: 'OtpFactor' });
 
 const NextActionSchema = z
-  .object({
-    type: z.literal('otp'),
-    entriesRemaining: z.int().meta({ description: 'Entries of the code step left in this attempt (3 at first); a wrong code or a refused account type uses one.' }),
-    factor: OtpFactorSchema.nullable().meta({ description: "What the bank asks the buyer for, from its own answer (Mercantil's getauth); null where the bank sent the buyer a code." }),
-  })
+  .discriminatedUnion('type', [
+    z.object({
+      type: z.literal('otp'),
+      entriesRemaining: z.int().meta({ description: 'Entries of the code step left in this attempt (3 at first); a wrong code or a refused account type uses one.' }),
+      factor: OtpFactorSchema.nullable().meta({ description: "What the bank asks the buyer for, from its own answer (Mercantil's getauth); null where the bank sent the buyer a code." }),
+    }),
+    z.object({
+      type: z.literal('pago_movil_verifying'),
+      checkAgainAt: z.string().meta({ description: 'When the service searches the bank for the P2C payment again, by itself (ISO 8601 UTC).' }),
+    }),
+  ])
   .nullable()
-  .meta({ description: 'otp: ask the buyer for the code (or the factor named) and send it to POST /v1/checkout/otp.' });
+  .meta({
+    description:
+      'otp: ask the buyer for the code (or the factor named) and send it to POST /v1/checkout/otp. pago_movil_verifying: the P2C reference was not found yet; the service searches again at checkAgainAt and after, so the page only reads the session.',
+  });
 
 export const CheckoutChargeResultSchema = z
   .object({
@@ -41,6 +50,14 @@ export const CheckoutChargeResultSchema = z
     nextAction: NextActionSchema,
   })
   .meta({ id: 'CheckoutChargeResult' });
+
+export const P2cReferenceResultSchema = z
+  .object({
+    transaction: TransactionSchema,
+    session: SessionProgressSchema.pick({ reference: true, status: true, closedReason: true }),
+    nextAction: NextActionSchema,
+  })
+  .meta({ id: 'P2cReferenceResult' });
 
 export const PaymentKeyResultSchema = z
   .object({

@@ -94,6 +94,25 @@ export const PagoMovilChargeBodySchema = z
   .superRefine(checkPayerDocument)
   .meta({ id: 'PagoMovilChargeRequest' });
 
+/** A P2C payment as the buyer's banking app showed it (docs/pago-movil.md, "P2C"); the merchant's route has no sessionReference. */
+const p2cPayment = {
+  reference: z
+    .string()
+    .regex(/^\d{4,15}$/, { error: "must be the payment's reference as the bank app shows it, 4 to 15 digits" })
+    .meta({ description: "The payment's reference, as the payer's banking app shows it.", example: '84840003380' }),
+  bankCode: pagoMovilPayer.bankCode,
+  phone: pagoMovilPayer.phone,
+  paidOn: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be the day paid, YYYY-MM-DD' })
+    .refine((day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)) && new Date(`${day}T00:00:00Z`).toISOString().startsWith(day), { error: 'must be a real day, YYYY-MM-DD' })
+    .meta({ description: 'The day the payer paid, YYYY-MM-DD in Caracas time; not after today.', example: '2025-03-17' }),
+};
+
+export const P2cReferenceBodySchema = z.strictObject(p2cPayment).meta({ id: 'P2cReferenceRequest' });
+export const CheckoutP2cReferenceBodySchema = z.strictObject({ sessionReference: SessionReference, ...p2cPayment }).meta({ id: 'CheckoutP2cReferenceRequest' });
+export type P2cReferenceBody = z.output<typeof P2cReferenceBodySchema>;
+
 export const CheckoutSessionParamsSchema = z.strictObject({ reference: SessionReference });
 
 export type CheckoutChargeBody = z.output<typeof CheckoutChargeBodySchema>;

@@ -19,6 +19,8 @@ export interface AttemptStep {
   /** The attempt's sealed number (its own item): written with this step, or dropped by it. Ending an attempt drops it. */
   sealedCard?: 'store' | 'drop';
   events: EventEnvelope[];
+  /** Other items of the same write: a P2C attempt's reference claim, or its release. */
+  items?: TransactItem[];
 }
 
 /** Session fields a charge attempt changes; the rest of the session is never rewritten by a charge. */
@@ -73,6 +75,7 @@ export function createChargeStore(db: DynamoDBDocumentClient, tableName: string,
         transactions.putItem(step.transaction, { isNew: step.newTransaction ?? false }),
         ...step.events.map((event) => outboxPut(tableName, step.before.merchantId, event)),
         sessionEntryItem(tableName, step.after),
+        ...(step.items ?? []),
       ];
     },
     async commit(items) {

@@ -35,7 +35,7 @@ describe('merchant settings', () => {
     const { merchant, keys } = await sandbox.newMerchant();
     const payee = { phone: '+58 424-111.22.33', rif: 'j070133805' };
     await expect(setPagoMovil(sandbox.deps, merchant.id, 'pago_movil_c2p', 'bank_direct', payee)).rejects.toThrow('The bank_direct gateway does not offer pago_movil_c2p. It is offered by: mercantil.');
-    await expect(setPagoMovil(sandbox.deps, merchant.id, 'pago_movil_p2c', 'mercantil', payee)).rejects.toThrow('does not offer pago_movil_p2c');
+    await expect(setPagoMovil(sandbox.deps, merchant.id, 'pago_movil_p2c', 'bank_direct', payee)).rejects.toThrow('The bank_direct gateway does not offer pago_movil_p2c. It is offered by: mercantil.');
     await expect(setPagoMovil(sandbox.deps, merchant.id, 'pago_movil_c2p', 'mercantil', { ...payee, phone: '0212-555-1234' })).rejects.toThrow('not a Venezuelan mobile phone');
     await expect(setPagoMovil(sandbox.deps, merchant.id, 'pago_movil_c2p', 'mercantil', { ...payee, rif: 'J-07013380-4' })).rejects.toThrow(AdminError);
     await expect(setPagoMovil(sandbox.deps, 'mer_missing', 'pago_movil_c2p', 'mercantil', payee)).rejects.toThrow(MerchantNotFoundError);

@@ -86,13 +86,27 @@ export async function runExampleScenario(
 
   // Pago móvil C2P on Mercantil (its simulator, the bank's sandbox payer): the key asked for, then the debit.
   const c2p = await sandbox.newMerchant({
-    changes: { gateways: { VES: 'mercantil', USD: 'card_processor' }, testMode: { mercantil: true }, pagoMovil: { gateways: { pago_movil_c2p: 'mercantil' }, payee: { phone: '04241112233', rif: 'J-07013380-5' } } },
+    changes: { gateways: { VES: 'mercantil', USD: 'card_processor' }, testMode: { mercantil: true }, pagoMovil: { gateways: { pago_movil_c2p: 'mercantil', pago_movil_p2c: 'mercantil' }, payee: { phone: '04241112233', rif: 'J-07013380-5' } } },
   });
   await loadBankCredentials(sandbox.deps, c2p.merchant.id, 'mercantil', JSON.stringify(SIMULATOR_TEST_CREDENTIALS));
   const c2pSession = await openSession(sandbox, c2p.keys.secretTest, { amountMinor: 250_075 });
   const payer = { sessionReference: c2pSession.reference, bankCode: '0105', phone: '0414-123.45.67', documentType: 'V', documentId: '9999999' };
   await record('requestPagoMovilKey', 'POST', '/v1/checkout/pago-movil/key', { key: null, body: payer });
   await record('createPagoMovilCharge', 'POST', '/v1/checkout/pago-movil/charge', { key: null, idempotencyKey: 'c4e8a2b6-c2p-1', body: { ...payer, key: '00001111' } });
+
+  // Pago móvil P2C: a buyer who paid Bs. 52,50 from their bank app gives the reference (found: approved); the
+  // merchant submits for another session a reference the buyer sent by WhatsApp, not at the bank yet (202).
+  const paidOn = '2025-03-17';
+  sandbox.mercantil.pagoMovil.receivePayment({ payerPhone: '584141234567', amountMinor: 5_250, reference: '84840003380', date: paidOn });
+  const p2cSession = await openSession(sandbox, c2p.keys.secretTest, { amountMinor: 5_250 });
+  const p2cPayment = { reference: '84840003380', bankCode: '0105', phone: '0414-123.45.67', paidOn };
+  await record('submitPagoMovilReference', 'POST', '/v1/checkout/pago-movil/reference', { key: null, idempotencyKey: 'd5f9b3c7-p2c-1', body: { sessionReference: p2cSession.reference, ...p2cPayment } });
+  const byWhatsApp = await openSession(sandbox, c2p.keys.secretTest, { amountMinor: 5_250 });
+  await record('submitSessionPagoMovilReference', 'POST', `/v1/sessions/${byWhatsApp.reference}/pago-movil-reference`, {
+    key: c2p.keys.secretTest,
+    idempotencyKey: 'd5f9b3c7-p2c-2',
+    body: { ...p2cPayment, reference: '84840003381' },
+  });
 
   // Closing an unpaid session.
   const unpaid = await openSession(sandbox, sk);

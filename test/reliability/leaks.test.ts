@@ -18,6 +18,7 @@ import { createLogger } from '../../shared/observability/logger.ts';
 import { loadBankCredentials } from '../../shared/admin/bank-credentials.ts';
 import { SIMULATOR_CREDENTIAL_SET, SIMULATOR_TEST_CREDENTIALS } from '../../shared/connectors/mercantil/credentials.ts';
 import { c2pPurchaseBody } from '../../shared/connectors/mercantil/pago-movil-requests.ts';
+import { caracasDay } from '../../shared/domain/pago-movil.ts';
 import { PAGO_MOVIL_TEST_DATA } from '../../infra/sandbox/mercantil/pago-movil-desk.ts';
 
 /** CVVs only this file sends, so a hit is ours and not a coincidence. */
@@ -127,7 +128,7 @@ describe('leaks', { timeout: SUITE_TIMEOUT_MS }, () => {
     expect(findings, JSON.stringify(findings)).toEqual([]);
   });
 
-  it('keeps pago móvil keys out of every item, log line, event and answer, and phones and cédulas out of log lines and events', async () => {
+  it('keeps pago móvil keys out of every item, log line, event and answer, and phones and cédulas out of log lines and events (C2P and P2C)', async () => {
     // A wrong key only this test sends, the sandbox's right one, and a payer phone and cédula only this test uses.
     const wrongKey = '73915284';
     const phone = '04167391528';
@@ -137,7 +138,7 @@ describe('leaks', { timeout: SUITE_TIMEOUT_MS }, () => {
     let merchantId = '';
     try {
       const { merchant, keys } = await sandbox.newMerchant({
-        changes: { gateways: { VES: 'mercantil', USD: 'card_processor' }, testMode: { mercantil: true }, pagoMovil: { gateways: { pago_movil_c2p: 'mercantil' }, payee: { phone: '04241112233', rif: 'J-07013380-5' } } },
+        changes: { gateways: { VES: 'mercantil', USD: 'card_processor' }, testMode: { mercantil: true }, pagoMovil: { gateways: { pago_movil_c2p: 'mercantil', pago_movil_p2c: 'mercantil' }, payee: { phone: '04241112233', rif: 'J-07013380-5' } } },
       });
       merchantId = merchant.id;
       await loadBankCredentials(sandbox.deps, merchant.id, 'mercantil', JSON.stringify(SIMULATOR_TEST_CREDENTIALS));
@@ -158,6 +159,21 @@ describe('leaks', { timeout: SUITE_TIMEOUT_MS }, () => {
       // Bad input carrying the key and the phone.
       await sandbox.request('POST', '/v1/checkout/pago-movil/charge', { body: { sessionReference: late.reference, ...payer, bankCode: '9999', key: wrongKey }, headers: { 'idempotency-key': randomUUID() } });
       expect(paid.body.transaction.status).toBe('approved');
+      // P2C from the same phone (references that do not contain the key): the buyer's (found), the merchant's (not yet).
+      const paidOn = caracasDay(new Date(sandbox.clock.now()));
+      sandbox.mercantil.pagoMovil.receivePayment({ payerPhone: `58${phone.slice(1)}`, amountMinor: 1050, reference: '84150062001', date: paidOn });
+      const p2c = { bankCode: '0105', phone, paidOn };
+      const byBuyer = await sandbox.request('POST', '/v1/checkout/pago-movil/reference', {
+        body: { sessionReference: (await openSession(sandbox, keys.secretTest)).reference, reference: '84150062001', ...p2c },
+        headers: { 'idempotency-key': randomUUID() },
+      });
+      expect(byBuyer.body.transaction.status).toBe('approved');
+      const byMerchant = await sandbox.request('POST', `/v1/sessions/${(await openSession(sandbox, keys.secretTest)).reference}/pago-movil-reference`, {
+        key: keys.secretTest,
+        body: { reference: '84150062002', ...p2c },
+        headers: { 'idempotency-key': randomUUID() },
+      });
+      expect(byMerchant.status).toBe(202);
       // What a careless debug line of the route or the connector would print: the request and the bank's body.
       const wire = c2pPurchaseBody(
         { credentials: SIMULATOR_CREDENTIAL_SET, merchantPhone: '04241112233', client: { ipAddress: '203.0.113.9', userAgent: 'test' } },

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { internationalPhone, isBankCode, maskedPhone, nationalPhone, payerDocumentIssue, validRif } from '../../shared/domain/pago-movil.ts';
-import { decideP2c, P2C_RECHECK_DELAYS_SECONDS, referenceClaimKey } from '../../shared/domain/pago-movil-verification.ts';
+import { decideP2c, P2C_RECHECK_DELAYS_SECONDS, P2C_SEARCHED, p2cCheckAgainAt, p2cSearches, referenceClaimKey } from '../../shared/domain/pago-movil-verification.ts';
 import { methodDetails } from '../../shared/domain/payment-method.ts';
 
 describe('pago móvil phones, banks and documents', () => {
@@ -70,6 +70,17 @@ describe('P2C verification decisions', () => {
       delays.push(decision.afterSeconds);
     }
     expect(delays).toEqual([...P2C_RECHECK_DELAYS_SECONDS]);
+  });
+
+  it('is due its next search at the last search plus the delay after it, at once before any, and never after the last', () => {
+    const at = (seconds: number) => new Date(Date.UTC(2025, 2, 17, 12, 0, seconds)).toISOString();
+    const created = [{ at: at(0), event: 'created' }];
+    expect(p2cCheckAgainAt(created)).toBe(Date.parse(at(0)));
+    const searched = (times: number) => [...created, ...Array.from({ length: times }, (_, i) => ({ at: at(i), event: P2C_SEARCHED })), { at: at(59), event: 'pago_movil_not_found_yet' }];
+    expect(p2cSearches(searched(1))).toBe(1);
+    expect(p2cCheckAgainAt(searched(1))).toBe(Date.parse(at(0)) + 15_000);
+    expect(p2cCheckAgainAt(searched(6))).toBe(Date.parse(at(5)) + 300_000);
+    expect(p2cCheckAgainAt(searched(P2C_RECHECK_DELAYS_SECONDS.length + 1))).toBeNull();
   });
 
   it('claims a reference per merchant and payer bank, whatever the leading zeros', () => {

@@ -183,6 +183,11 @@ export function mercantilGateway(options: MercantilOptions): PaymentGateway {
         // The key request names no merchant phone (scp carries the buyer's only).
         return pagoMovil(account, credentials, client, '').sendKey(payer);
       },
+      async findIncoming(query, payeePhone, account) {
+        const credentials = credentialSetFor(account);
+        if ('problem' in credentials) return { kind: 'failed', code: MERCANTIL_CODES.CREDENTIALS_INVALID, detail: credentials.problem };
+        return pagoMovil(account, credentials, SERVICE_CLIENT, payeePhone).findIncoming(query);
+      },
     },
   };
 }

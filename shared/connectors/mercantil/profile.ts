@@ -30,7 +30,7 @@ export const mercantilGateways = {
     endpoint: { variable: 'GATEWAY_MERCANTIL_URL', contextKey: 'mercantilUrl' },
     testEndpoint: { variable: 'GATEWAY_MERCANTIL_TEST_URL', contextKey: 'mercantilTestUrl', published: MERCANTIL_SANDBOX_URL },
     testCardsFailingLuhn: [MERCANTIL_TEST_DEBIT_CARD],
-    // C2P today; P2C (mobile-payment/search) joins when its verification route lands.
-    pagoMovil: ['pago_movil_c2p'],
+    // C2P (payment/c2p) and P2C verified by mobile-payment/search.
+    pagoMovil: ['pago_movil_c2p', 'pago_movil_p2c'],
   },
 } satisfies Record<'mercantil', GatewayProfile>;
