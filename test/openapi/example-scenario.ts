@@ -90,7 +90,8 @@ export async function runExampleScenario(
   });
   await loadBankCredentials(sandbox.deps, c2p.merchant.id, 'mercantil', JSON.stringify(SIMULATOR_TEST_CREDENTIALS));
   const c2pSession = await openSession(sandbox, c2p.keys.secretTest, { amountMinor: 250_075 });
-  const payer = { sessionReference: c2pSession.reference, bankCode: '0105', phone: '0414-123.45.67', documentType: 'V', documentId: '9999999' };
+  // A phone of its own: the per-phone key bound (5 a day) is shared by every file on this worker's table.
+  const payer = { sessionReference: c2pSession.reference, bankCode: '0105', phone: '0416-765.43.21', documentType: 'V', documentId: '9999999' };
   await record('requestPagoMovilKey', 'POST', '/v1/checkout/pago-movil/key', { key: null, body: payer });
   await record('createPagoMovilCharge', 'POST', '/v1/checkout/pago-movil/charge', { key: null, idempotencyKey: 'c4e8a2b6-c2p-1', body: { ...payer, key: '00001111' } });
 
