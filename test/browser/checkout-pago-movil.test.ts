@@ -85,7 +85,7 @@ describe('checkout page: pago móvil C2P', BROWSER_TEST_TIMEOUT, () => {
       await pay.click();
       await page.getByRole('heading', { name: '¡Pago aprobado!' }).waitFor(WAIT);
       const receipt = async (id: string) => page.locator(`#receipt-${id}`).textContent();
-      expect([await receipt('method'), await receipt('bank'), await receipt('phone')]).toEqual(['Pago Móvil', 'Mercantil (0105)', '*******4567']);
+      expect([await receipt('method'), await receipt('bank'), await receipt('phone')]).toEqual(['Pago Móvil', 'Mercantil (0105)', '*******4321']);
       expect(await page.locator('#receipt-card-row').isHidden()).toBe(true);
       expect(await page.locator('#receipt-bank-reference').textContent()).not.toBe('');
       expect(await accessibilityViolations(page)).toEqual([]);
@@ -135,7 +135,7 @@ describe('checkout page: pago móvil C2P', BROWSER_TEST_TIMEOUT, () => {
     expect(await keyStatus(page).textContent()).toBe('');
 
     // That request counted: two more are sent, the fourth is over the session's bound.
-    await page.getByLabel('Número (7 dígitos)').fill('1234567');
+    await page.getByLabel('Número (7 dígitos)').fill('5550123');
     const ask = page.getByRole('button', { name: 'Solicitar clave' });
     await ask.click();
     await keyStatus(page).filter({ hasText: 'Puedes pedir 1 clave más.' }).waitFor(WAIT);

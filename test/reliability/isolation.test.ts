@@ -9,7 +9,7 @@ import { figureCounter, reportFigures } from '../support/figures.ts';
 import { fillPath } from '../support/raw-request.ts';
 import { startTestSandbox, type TestResponse, type TestSandbox } from '../support/sandbox.ts';
 import { startReceiver, type TestReceiver } from '../support/webhook-receiver.ts';
-import { bodyReferenceOf, merchantFixture, namedInBody, pathValues, requiredQuery, type MerchantFixture } from './merchant-fixture.ts';
+import { bodyReferenceOf, merchantFixture, P2C_REFERENCE, namedInBody, pathValues, requiredQuery, type MerchantFixture } from './merchant-fixture.ts';
 import { merchantSnapshot, snapshotDiff } from './table-snapshot.ts';
 import { SUITE_TIMEOUT_MS } from './suite-limits.ts';
 
@@ -52,7 +52,8 @@ describe('isolation between merchants and modes', { timeout: SUITE_TIMEOUT_MS },
   ];
 
   /** A body the route accepts, so that the caller reaches the lookup of the owner's resource (a refund's defaults). */
-  const secretBodyOf = (route: RouteDefinition) => (route.method === 'PATCH' ? { url: `${receiver.url}/taken-over` } : route.idempotency === 'required' ? {} : undefined);
+  const secretBodyOf = (route: RouteDefinition) =>
+    route.method === 'PATCH' ? { url: `${receiver.url}/taken-over` } : route.path.endsWith('/pago-movil-reference') ? P2C_REFERENCE : route.idempotency === 'required' ? {} : undefined;
 
   for (const [id, route] of Object.entries(routes) as [string, RouteDefinition][]) {
     it(`${id} (${route.method} ${route.path}) never serves or changes the owner's data to another merchant or mode`, async () => {

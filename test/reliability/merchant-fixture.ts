@@ -92,6 +92,9 @@ export function requiredQuery(route: RouteDefinition): string {
 }
 
 /** Checkout routes that name their session in the body rather than the path. */
+/** A P2C payment as a buyer reports it (a day long past: never after today). */
+export const P2C_REFERENCE = { reference: '84840003380', bankCode: '0105', phone: '04141234567', paidOn: '2026-01-15' };
+
 export function bodyReferenceOf(route: RouteDefinition, fixture: MerchantFixture): Record<string, unknown> | null {
   if (route.auth !== 'checkout' || route.path.includes('{')) return null;
   if (route.path === '/v1/checkout/otp') return { sessionReference: fixture.sessionReference, transactionReference: fixture.transactionReference, code: '000000' };
@@ -99,5 +102,6 @@ export function bodyReferenceOf(route: RouteDefinition, fixture: MerchantFixture
   const payer = { sessionReference: fixture.sessionReference, bankCode: '0105', phone: '04141234567', documentType: 'V', documentId: '9999999' };
   if (route.path === '/v1/checkout/pago-movil/key') return payer;
   if (route.path === '/v1/checkout/pago-movil/charge') return { ...payer, key: '00001111' };
+  if (route.path === '/v1/checkout/pago-movil/reference') return { sessionReference: fixture.sessionReference, ...P2C_REFERENCE };
   return { sessionReference: fixture.sessionReference, card: { number: '4111111111111111', expMonth: 12, expYear: 2030, cvv: '123', holderName: 'Ana Perez' }, document: { type: 'V', id: '12345678' } };
 }
