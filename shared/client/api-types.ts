@@ -5,6 +5,8 @@
 import type * as z from 'zod';
 import type { CreateChargeBodySchema, ListCardsQuerySchema } from '../schemas/card-schemas.ts';
 import type { CardListSchema, CardSchema } from '../schemas/card-responses.ts';
+import type { P2cReferenceBodySchema } from '../schemas/checkout-schemas.ts';
+import type { P2cReferenceResultSchema } from '../schemas/checkout-responses.ts';
 import type { CreateSessionBodySchema, ListSessionsQuerySchema } from '../schemas/session-schemas.ts';
 import type { SessionListSchema, SessionSchema } from '../schemas/session-responses.ts';
 import type { AnalyticsSummaryQuerySchema, ListTransactionsQuerySchema } from '../schemas/transaction-schemas.ts';
@@ -29,6 +31,8 @@ export type ListCardsParams = z.input<typeof ListCardsQuerySchema>;
 export type Card = z.output<typeof CardSchema>;
 export type CardList = z.output<typeof CardListSchema>;
 export type CreateChargeParams = z.input<typeof CreateChargeBodySchema>;
+export type PagoMovilReferenceParams = z.input<typeof P2cReferenceBodySchema>;
+export type PagoMovilReferenceResult = z.output<typeof P2cReferenceResultSchema>;
 export type Transaction = z.output<typeof TransactionSchema>;
 
 export type ListTransactionsParams = QueryOf<typeof ListTransactionsQuerySchema>;

@@ -80,6 +80,9 @@ export function createSvcClient({ baseUrl, secretKey, fetch = globalThis.fetch, 
       get: (reference: string) => call<Api.Session>('getSession', { params: { reference } }),
       list: (params: Api.ListSessionsParams = {}) => call<Api.SessionList>('listSessions', { query: params }),
       expire: (reference: string) => call<Api.Session>('expireSession', { params: { reference } }),
+      /** A pago móvil P2C reference the buyer sent another way (docs/pago-movil.md); one Idempotency-Key per submission (default: a UUID). */
+      submitPagoMovilReference: (reference: string, params: Api.PagoMovilReferenceParams, options: WriteOptions = {}) =>
+        call<Api.PagoMovilReferenceResult>('submitSessionPagoMovilReference', { params: { reference }, body: params, idempotencyKey: options.idempotencyKey ?? crypto.randomUUID() }),
     },
     cards: {
       list: (params: Api.ListCardsParams = {}) => call<Api.CardList>('listCards', { query: params }),

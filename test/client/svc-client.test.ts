@@ -88,6 +88,8 @@ describe('the typed client against the sandbox', () => {
   });
 
   it('throws SvcApiError with the code, field and Retry-After', async () => {
+    const p2c = await svc.sessions.submitPagoMovilReference('cs_missing', { reference: '84840003380', bankCode: '0105', phone: '04141234567', paidOn: '2026-01-15' }).catch((e: unknown) => e);
+    expect(p2c).toMatchObject({ status: 404, code: 'resource_missing' });
     const missing = await svc.sessions.get('cs_missing').catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(SvcApiError);
     expect(missing).toMatchObject({ status: 404, code: 'resource_missing', field: 'reference', retryAfterSeconds: null, requestId: expect.stringMatching(/^req_/), docUrl: expectDocUrl('resource_missing'), errors: [] });
